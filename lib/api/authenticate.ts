@@ -1,0 +1,93 @@
+import { AppError } from '../errors';
+import { authorizeApiKey, type Authorization } from '../keys/authorize';
+import { parseSecret } from '../keys/secret';
+import { planWithoutApiAccessMessage } from '../plans';
+import { missingScopeMessage, type Scope } from '../scopes';
+import { rateLimitHeaders, secondsUntilNextMonth, secondsUntilWindowEnds } from './rate-limit-headers';
+
+const CHALLENGE = 'Bearer realm="api"';
+const CHALLENGE_INVALID = 'Bearer realm="api", error="invalid_token"';
+
+/** The key from `X-API-Key` (wins when non-empty) or `Authorization: Bearer` (scheme case-insensitive). */
+export function extractApiKey(headers: Headers): string | null {
+  const direct = headers.get('x-api-key')?.trim();
+  if (direct) return direct;
+  const authorization = headers.get('authorization')?.trim();
+  if (!authorization) return null;
+  const match = /^bearer\s+(.+)$/i.exec(authorization);
+  return match?.[1]?.trim() || null;
+}
+
+export interface AuthenticatedRequest {
+  authorization: Extract<Authorization, { outcome: 'ok' }>;
+  headers: Record<string, string>;
+}
+
+/**
+ * Steps 1–6 of the contract, in order: find the key, check its form (no database read for a malformed
+ * key), look it up and meter the request (one round trip), then plan, monthly allowance, rate limit, scope.
+ */
+export async function authenticateRequest(
+  request: Request,
+  options: { scope: Scope | null; exemptFromMonthlyLimit: boolean; now: Date },
+): Promise<AuthenticatedRequest> {
+  const url = new URL(request.url);
+  const candidate = extractApiKey(request.headers);
+  if (!candidate) {
+    const inQuery = ['api_key', 'apikey', 'key', 'access_token'].some((name) => url.searchParams.has(name));
+    throw new AppError(
+      'missing_api_key',
+      inQuery
+        ? 'API keys are not accepted in the query string. Send the key in the X-API-Key header (or Authorization: Bearer)'
+        : 'No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer)',
+      { headers: { 'WWW-Authenticate': CHALLENGE } },
+    );
+  }
+  const invalid = () =>
+    new AppError('invalid_api_key', 'The API key is not valid', { headers: { 'WWW-Authenticate': CHALLENGE_INVALID } });
+  const parsed = parseSecret(candidate);
+  if (!parsed) throw invalid();
+
+  const result = await authorizeApiKey({ hash: parsed.hash, exemptFromMonthlyLimit: options.exemptFromMonthlyLimit, now: options.now });
+  switch (result.outcome) {
+    case 'unknown':
+      throw invalid();
+    case 'revoked':
+      throw new AppError('revoked_api_key', 'The API key has been revoked', { headers: { 'WWW-Authenticate': CHALLENGE_INVALID } });
+    case 'no_api_access':
+      throw new AppError('plan_without_api_access', planWithoutApiAccessMessage(result.plan));
+    case 'monthly_limit_exceeded': {
+      const headers = rateLimitHeaders({ plan: result.key.plan, monthlyRequests: result.monthlyRequests, secondUsed: null, secondWindowStart: null, now: options.now });
+      throw new AppError(
+        'monthly_limit_exceeded',
+        `This workspace has used its ${result.key.plan.monthlyLimit} requests for this month. The allowance resets at the start of the next UTC month`,
+        { headers: { ...headers, 'Retry-After': String(secondsUntilNextMonth(options.now)) } },
+      );
+    }
+    case 'rate_limited': {
+      const headers = rateLimitHeaders({
+        plan: result.key.plan,
+        monthlyRequests: result.monthlyRequests,
+        secondUsed: result.rate.used,
+        secondWindowStart: result.rate.windowStart,
+        now: options.now,
+      });
+      throw new AppError('rate_limited', `This key allows ${result.rate.limit} requests per second. Retry after the Retry-After delay`, {
+        headers: { ...headers, 'Retry-After': String(secondsUntilWindowEnds(result.rate.windowStart, options.now)) },
+      });
+    }
+    case 'ok':
+      break;
+  }
+  const headers = rateLimitHeaders({
+    plan: result.key.plan,
+    monthlyRequests: result.monthlyRequests,
+    secondUsed: result.rate.used,
+    secondWindowStart: result.rate.windowStart,
+    now: options.now,
+  });
+  if (options.scope && !result.key.scopes.includes(options.scope)) {
+    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers });
+  }
+  return { authorization: result, headers };
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import { cancelInvoice, createInvoice, getInvoice, listInvoices, simulateInvoicePayment } from '../../invoices/invoices';
+import {
+  CreateInvoiceBody,
+  INVOICE_ID_PATTERN,
+  InvoiceIdParams,
+  InvoiceList,
+  InvoiceResource,
+  ListInvoicesQuery,
+} from '../../invoices/schemas';
+import { defineEndpoint } from '../endpoint';
+import type { AuthorizedKey } from '../../keys/authorize';
+
+const EmptyBody = z.strictObject({}).describe('No fields; an empty body or {}');
+
+function scopeOf(key: AuthorizedKey) {
+  return { workspaceId: key.workspace.id, environment: key.environment };
+}
+
+/** A malformed id can name no invoice: answer 404 without a database read. */
+function invoiceId(params: { id: string }): string {
+  if (!INVOICE_ID_PATTERN.test(params.id)) {
+    throw new AppError('invoice_not_found', 'No invoice with this id exists in this workspace and environment');
+  }
+  return params.id;
+}
+
+export const listInvoicesEndpoint = defineEndpoint({
+  operationId: 'listInvoices',
+  method: 'GET',
+  path: '/v1/invoices',
+  summary: 'List invoices',
+  description: 'Newest first, only the calling key\'s workspace and environment. Paginate with `starting_after` = the previous page\'s `next_cursor`.',
+  tags: ['Invoices'],
+  scope: 'invoices:read',
+  query: ListInvoicesQuery,
+  response: InvoiceList,
+  successStatus: 200,
+  errors: ['validation_failed'],
+  handler: ({ key, query, now }) => listInvoices(scopeOf(key), query, now),
+});
+
+export const createInvoiceEndpoint = defineEndpoint({
+  operationId: 'createInvoice',
+  method: 'POST',
+  path: '/v1/invoices',
+  summary: 'Create an invoice',
+  description: 'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network.',
+  tags: ['Invoices'],
+  scope: 'invoices:write',
+  body: CreateInvoiceBody,
+  response: InvoiceResource,
+  successStatus: 201,
+  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'wallet_not_configured'],
+  handler: ({ key, body, now }) => createInvoice(scopeOf(key), body, now),
+});
+
+export const getInvoiceEndpoint = defineEndpoint({
+  operationId: 'getInvoice',
+  method: 'GET',
+  path: '/v1/invoices/{id}',
+  summary: 'Retrieve an invoice',
+  tags: ['Invoices'],
+  scope: 'invoices:read',
+  params: InvoiceIdParams,
+  response: InvoiceResource,
+  successStatus: 200,
+  errors: ['invoice_not_found'],
+  handler: ({ key, params, now }) => getInvoice(scopeOf(key), invoiceId(params), now),
+});
+
+export const cancelInvoiceEndpoint = defineEndpoint({
+  operationId: 'cancelInvoice',
+  method: 'POST',
+  path: '/v1/invoices/{id}/cancel',
+  summary: 'Cancel a pending invoice',
+  tags: ['Invoices'],
+  scope: 'invoices:write',
+  params: InvoiceIdParams,
+  body: EmptyBody,
+  response: InvoiceResource,
+  successStatus: 200,
+  errors: ['invoice_not_found', 'invoice_not_cancellable', 'validation_failed', 'malformed_json'],
+  handler: ({ key, params, now }) => cancelInvoice(scopeOf(key), invoiceId(params), now),
+});
+
+export const simulatePaymentEndpoint = defineEndpoint({
+  operationId: 'simulateInvoicePayment',
+  method: 'POST',
+  path: '/v1/test/invoices/{id}/simulate-payment',
+  summary: 'Simulate the payment of a test invoice',
+  description: 'Test keys only. Marks a pending test invoice paid with a simulated payment.',
+  tags: ['Test mode'],
+  scope: 'invoices:write',
+  params: InvoiceIdParams,
+  body: EmptyBody,
+  response: InvoiceResource,
+  successStatus: 200,
+  errors: ['test_mode_only', 'invoice_not_found', 'invoice_not_payable', 'validation_failed', 'malformed_json'],
+  handler: ({ key, params, now }) => {
+    const scope = scopeOf(key);
+    if (scope.environment !== 'test') {
+      throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
+    }
+    return simulateInvoicePayment(scope, invoiceId(params), now);
+  },
+});

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { AppError, isAppError } from '../errors';
+import { authenticateRequest } from './authenticate';
+import { readJsonBody } from './body';
+import type { AnyEndpoint } from './endpoint';
+import { jsonResponse, problemResponse } from './problem';
+import { newRequestId } from './request-id';
+import { fieldErrors, summarize } from './validation';
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, base: string[]): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error, base.length ? base : []);
+  throw new AppError('validation_failed', summarize(errors), { errors });
+}
+
+/**
+ * The one wrapper every /v1 operation goes through: authenticate and meter (steps 1–6), validate params,
+ * query and body with the endpoint's schemas (step 7), run the handler, and turn any error into a
+ * problem response. Unknown errors become a bare 500/503 with no details.
+ */
+export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
+  return async (request, context) => {
+    const requestId = newRequestId();
+    const now = new Date();
+    let headers: Record<string, string> = {};
+    try {
+      const auth = await authenticateRequest(request, {
+        scope: endpoint.scope,
+        exemptFromMonthlyLimit: endpoint.exemptFromMonthlyLimit === true,
+        now,
+      });
+      headers = auth.headers;
+      const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params, []) : {};
+      const query: unknown = endpoint.query
+        ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams), [])
+        : {};
+      const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, (await readJsonBody(request)) ?? {}, []) : undefined;
+      const result = await endpoint.handler({
+        key: auth.authorization.key,
+        monthlyRequests: auth.authorization.monthlyRequests,
+        params,
+        query,
+        body,
+        requestId,
+        now,
+      });
+      return jsonResponse(result, endpoint.successStatus, requestId, headers);
+    } catch (error) {
+      return errorResponse(error, requestId, headers);
+    }
+  };
+}
+
+export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+  if (isAppError(error)) {
+    return problemResponse(error.code, error.message, requestId, { errors: error.errors, headers: { ...headers, ...error.headers } });
+  }
+  const unavailable = isDatabaseUnavailable(error);
+  // Log what an operator needs to find the failure; never the request's headers or body.
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      request_id: requestId,
+      error: error instanceof Error ? error.name : typeof error,
+      message: error instanceof Error ? error.message.slice(0, 500) : undefined,
+    }),
+  );
+  return unavailable
+    ? problemResponse('service_unavailable', 'The service is temporarily unavailable. Retry shortly', requestId, {
+        headers: { 'Retry-After': '1' },
+      })
+    : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId);
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', 'P1001', 'P1017']);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|Can't reach database/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

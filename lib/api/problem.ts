@@ -1,0 +1,46 @@
+import { ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../errors';
+
+/** RFC 9457 problem details, the body of every error response of /v1. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function problemTypeUri(code: ErrorCode): string {
+  return `/docs/errors#${code}`;
+}
+
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): ProblemDetails {
+  const { status, title } = ERROR_CATALOGUE[code];
+  return { type: problemTypeUri(code), title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+}
+
+export function problemResponse(
+  code: ErrorCode,
+  detail: string,
+  requestId: string,
+  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+): Response {
+  const body = problemBody(code, detail, requestId, options.errors);
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      'Request-Id': requestId,
+      ...options.headers,
+    },
+  });
+}
+
+export function jsonResponse(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Request-Id': requestId, ...headers },
+  });
+}

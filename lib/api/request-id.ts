@@ -1,0 +1,5 @@
+import { newId } from '../ids';
+
+export function newRequestId(): string {
+  return newId('request');
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+/**
+ * Configuration, parsed once from the process environment. Every value has a default so that
+ * `npm start` works with no env file at all; DATABASE_URL is provided by the start scripts.
+ */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().min(1).optional(),
+  DEFAULT_PLAN: z.enum(['Trial', 'Developer', 'Business', 'Merchant']).default('Trial'),
+  PLAN_DEVELOPER_MONTHLY_LIMIT: positiveInt(10_000),
+  PLAN_DEVELOPER_RATE_LIMIT: positiveInt(10),
+  PLAN_BUSINESS_MONTHLY_LIMIT: positiveInt(1_000_000),
+  PLAN_BUSINESS_RATE_LIMIT: positiveInt(100),
+  DATABASE_POOL_SIZE: positiveInt(10),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= EnvSchema.parse(process.env);
+  return cached;
+}
+
+export function databaseUrl(): string {
+  const url = env().DATABASE_URL;
+  if (!url) {
+    throw new Error('DATABASE_URL is not set. Start the app with `npm start` (embedded PostgreSQL) or set DATABASE_URL.');
+  }
+  return url;
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { db } from '../db';
+import { AppError } from '../errors';
+import type { Prisma } from '../generated/prisma/client';
+import { newId } from '../ids';
+import type { KeyEnvironment } from '../keys/secret';
+import { TEST_PAY_ADDRESSES } from '../wallets/address';
+import { NETWORK_FAMILY, type Network } from './currencies';
+import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
+import { conflictMessage, effectiveStatus, TRANSITIONS, type InvoiceStatus, type Transition } from './state';
+import { toInvoiceResource, type InvoiceRow } from './serialize';
+
+/** Every invoice query is scoped by workspace and environment: the tenant boundary. */
+export interface InvoiceScope {
+  workspaceId: string;
+  environment: KeyEnvironment;
+}
+
+const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
+
+export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
+  const wallet = await db().wallet.findUnique({
+    where: { workspaceId_network: { workspaceId: scope.workspaceId, network: body.network } },
+    select: { address: true },
+  });
+  if (!wallet && scope.environment === 'live') {
+    throw new AppError(
+      'wallet_not_configured',
+      `Live invoices on ${body.network} need a ${body.network} wallet: add one in the portal's Wallets page`,
+    );
+  }
+  const row = await db().invoice.create({
+    data: {
+      id: newId('invoice'),
+      workspaceId: scope.workspaceId,
+      environment: scope.environment,
+      amount: body.amount,
+      currency: body.currency,
+      network: body.network,
+      payAddress: wallet?.address ?? TEST_PAY_ADDRESSES[NETWORK_FAMILY[body.network]],
+      description: body.description ?? null,
+      metadata: body.metadata ?? {},
+      orderId: body.order_id ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + body.expires_in * 1000),
+    },
+  });
+  return toInvoiceResource(row, now);
+}
+
+export async function getInvoice(scope: InvoiceScope, id: string, now = new Date()) {
+  const row = await db().invoice.findFirst({ where: { id, ...scope } });
+  if (!row) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
+  return toInvoiceResource(row, now);
+}
+
+function statusFilter(status: InvoiceStatus | undefined, now: Date): Prisma.InvoiceWhereInput {
+  switch (status) {
+    case undefined:
+      return {};
+    case 'pending':
+      return { status: 'pending', expiresAt: { gt: now } };
+    case 'expired':
+      return { status: 'pending', expiresAt: { lte: now } };
+    default:
+      return { status };
+  }
+}
+
+/** Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first. */
+export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date()) {
+  let before: bigint | undefined;
+  if (query.starting_after) {
+    const cursor = await db().invoice.findFirst({ where: { id: query.starting_after, ...scope }, select: { seq: true } });
+    if (!cursor) {
+      throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
+        errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
+      });
+    }
+    before = cursor.seq;
+  }
+  const rows = await db().invoice.findMany({
+    where: { ...scope, ...statusFilter(query.status, now), ...(before !== undefined ? { seq: { lt: before } } : {}) },
+    orderBy: { seq: 'desc' },
+    take: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  return {
+    object: 'list' as const,
+    data: page.map((row) => toInvoiceResource(row, now)),
+    has_more: hasMore,
+    next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+/**
+ * Applies a transition as one compare-and-set UPDATE: it only matches a pending, unexpired invoice of
+ * this scope, so of two concurrent transitions exactly one succeeds. On no match we read the invoice
+ * to answer 404 (not ours) or 409 (not in a state that allows it).
+ */
+async function transition(scope: InvoiceScope, id: string, name: Transition, data: Prisma.InvoiceUpdateInput, now: Date) {
+  const rule = TRANSITIONS[name];
+  try {
+    const row = await db().invoice.update({
+      where: { id, ...scope, status: rule.from, expiresAt: { gt: now } },
+      data: { ...data, status: rule.to },
+    });
+    return toInvoiceResource(row, now);
+  } catch (error) {
+    if (!isRecordNotFound(error)) throw error;
+  }
+  const current = await db().invoice.findFirst({ where: { id, ...scope }, select: { status: true, expiresAt: true } });
+  if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
+  throw new AppError(rule.conflict, conflictMessage(name, effectiveStatus(current.status, current.expiresAt, now)));
+}
+
+function isRecordNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2025';
+}
+
+export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date()) {
+  return transition(scope, id, 'cancel', { cancelledAt: now }, now);
+}
+
+/** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
+export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = new Date()) {
+  if (scope.environment !== 'test') {
+    throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
+  }
+  return transition(scope, id, 'pay', { paidAt: now, paymentTxHash: simulatedTxHash(), paymentSimulated: true }, now);
+}
+
+function simulatedTxHash(): string {
+  return `0x${randomBytes(32).toString('hex')}`;
+}
+
+export type { InvoiceRow };
+export type { Network };

@@ -1,0 +1,152 @@
+import { db } from '../db';
+import { allPlans, type PlanLimits, type PlanName } from '../plans';
+import type { Scope } from '../scopes';
+import { monthPeriod, startOfUtcDay } from '../usage/period';
+import type { KeyEnvironment } from './secret';
+
+/**
+ * Authenticates an API key and meters the request in ONE database round trip.
+ *
+ * One statement looks the key up by its hash, and only when the key is active and its plan includes
+ * the API: counts the request towards the workspace's month (never above the allowance: the
+ * conditional upsert re-checks the limit under the row lock), counts the key's day, counts the key's
+ * current one-second rate window, and touches last_used_at (at most once a minute, to keep the key row
+ * cool). Nothing is cached, so a revocation or plan change applies to the very next request on every
+ * instance.
+ */
+export interface AuthorizedKey {
+  id: number;
+  label: string;
+  prefix: string;
+  environment: KeyEnvironment;
+  scopes: Scope[];
+  workspace: { id: string; name: string };
+  plan: PlanLimits;
+}
+
+export interface RateWindow {
+  limit: number;
+  used: number;
+  windowStart: Date;
+}
+
+export type Authorization =
+  | { outcome: 'unknown' }
+  | { outcome: 'revoked' }
+  | { outcome: 'no_api_access'; plan: PlanName }
+  | { outcome: 'monthly_limit_exceeded'; key: AuthorizedKey; monthlyRequests: number }
+  | { outcome: 'rate_limited'; key: AuthorizedKey; monthlyRequests: number; rate: RateWindow }
+  | { outcome: 'ok'; key: AuthorizedKey; monthlyRequests: number; counted: boolean; rate: RateWindow };
+
+interface AuthorizeRow {
+  id: number;
+  label: string;
+  prefix: string;
+  environment: KeyEnvironment;
+  scopes: Scope[];
+  revoked: boolean;
+  workspace_id: string;
+  workspace_name: string;
+  plan: PlanName;
+  eligible: boolean;
+  counted_count: number | null;
+  previous_count: number | null;
+  rate_count: number | null;
+  rate_window: Date | null;
+}
+
+export interface AuthorizeOptions {
+  /** The secret's SHA-256 hash. */
+  hash: string;
+  /** Answer even when the monthly allowance is used up (GET /v1/me), without counting. */
+  exemptFromMonthlyLimit: boolean;
+  now?: Date;
+}
+
+export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date() }: AuthorizeOptions): Promise<Authorization> {
+  const apiPlans = Object.fromEntries(
+    allPlans()
+      .filter((plan) => plan.apiAccess)
+      .map((plan) => [plan.name, { monthly: plan.monthlyLimit, rate: plan.rateLimitPerSecond }]),
+  );
+  const period = monthPeriod(now);
+  const day = startOfUtcDay(now);
+
+  const rows = await db().$queryRaw<AuthorizeRow[]>`
+    WITH k AS (
+      SELECT k.id, k.label, k.prefix, k.environment::text AS environment, k.scopes, k.revoked_at, k.last_used_at,
+             k.workspace_id, w.name AS workspace_name, w.plan::text AS plan
+      FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+      WHERE k.secret_hash = ${hash}
+    ),
+    eligible AS (
+      SELECT k.id, k.workspace_id, k.last_used_at,
+             ((${JSON.stringify(apiPlans)}::jsonb -> k.plan ->> 'monthly'))::int AS monthly_limit
+      FROM k
+      WHERE k.revoked_at IS NULL AND (${JSON.stringify(apiPlans)}::jsonb -> k.plan) IS NOT NULL
+    ),
+    counted AS (
+      INSERT INTO usage_monthly AS u (workspace_id, period, count)
+      SELECT e.workspace_id, ${period}, 1 FROM eligible e WHERE e.monthly_limit > 0
+      ON CONFLICT (workspace_id, period) DO UPDATE SET count = u.count + 1
+        WHERE u.count < (SELECT monthly_limit FROM eligible)
+      RETURNING u.count
+    ),
+    daily AS (
+      INSERT INTO usage_daily AS d (key_id, day, workspace_id, count)
+      SELECT e.id, ${day}::date, e.workspace_id, 1 FROM eligible e WHERE EXISTS (SELECT 1 FROM counted)
+      ON CONFLICT (key_id, day) DO UPDATE SET count = d.count + 1
+    ),
+    touched AS (
+      UPDATE api_keys SET last_used_at = now()
+      WHERE id = (SELECT id FROM eligible)
+        AND EXISTS (SELECT 1 FROM counted)
+        AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+    ),
+    rate AS (
+      INSERT INTO rate_limit_windows AS r (key_id, window_start, count)
+      SELECT e.id, date_trunc('second', now()), 1 FROM eligible e
+      WHERE EXISTS (SELECT 1 FROM counted) OR ${exemptFromMonthlyLimit}
+      ON CONFLICT (key_id) DO UPDATE SET
+        count = CASE WHEN r.window_start >= EXCLUDED.window_start THEN r.count + 1 ELSE 1 END,
+        window_start = GREATEST(r.window_start, EXCLUDED.window_start)
+      RETURNING r.count, r.window_start
+    )
+    SELECT k.id, k.label, k.prefix, k.environment, k.scopes, (k.revoked_at IS NOT NULL) AS revoked,
+           k.workspace_id, k.workspace_name, k.plan,
+           EXISTS (SELECT 1 FROM eligible) AS eligible,
+           (SELECT count FROM counted) AS counted_count,
+           (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = ${period}) AS previous_count,
+           (SELECT count FROM rate) AS rate_count,
+           (SELECT window_start FROM rate) AS rate_window
+    FROM k`;
+
+  const row = rows[0];
+  if (!row) return { outcome: 'unknown' };
+  if (row.revoked) return { outcome: 'revoked' };
+  if (!row.eligible) return { outcome: 'no_api_access', plan: row.plan };
+
+  const plan = allPlans().find((candidate) => candidate.name === row.plan);
+  if (!plan) return { outcome: 'no_api_access', plan: row.plan };
+  const key: AuthorizedKey = {
+    id: row.id,
+    label: row.label,
+    prefix: row.prefix,
+    environment: row.environment,
+    scopes: row.scopes,
+    workspace: { id: row.workspace_id, name: row.workspace_name },
+    plan,
+  };
+
+  const counted = row.counted_count !== null;
+  const monthlyRequests = row.counted_count ?? row.previous_count ?? 0;
+  if (!counted && !exemptFromMonthlyLimit) return { outcome: 'monthly_limit_exceeded', key, monthlyRequests };
+
+  const rate: RateWindow = {
+    limit: plan.rateLimitPerSecond,
+    used: row.rate_count ?? 0,
+    windowStart: row.rate_window ?? now,
+  };
+  if (rate.used > rate.limit) return { outcome: 'rate_limited', key, monthlyRequests, rate };
+  return { outcome: 'ok', key, monthlyRequests, counted, rate };
+}
