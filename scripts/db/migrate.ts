@@ -141,7 +141,21 @@ function loadEngineModule() {
     const require = createRequire(import.meta.url);
     // The package's exports map has no ./package.json; resolve its main entry and look next to it.
     const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm')), 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { './schema_engine_bg.js': bg });
+    // The engine arms 10 s timers (timeouts) that it never clears; unref them so they do not keep a finished
+    // process alive for 10 s.
+    const imports: Record<string, unknown> = { ...bg };
+    for (const [name, fn] of Object.entries(bg)) {
+      if (name.startsWith('__wbg_setTimeout_') && typeof fn === 'function') {
+        imports[name] = (...args: unknown[]) => {
+          const timer = (fn as (...a: unknown[]) => unknown)(...args);
+          (timer as { unref?: () => void } | undefined)?.unref?.();
+          return timer;
+        };
+      }
+    }
+    const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
+      './schema_engine_bg.js': imports as WebAssembly.ModuleImports,
+    });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return bg as unknown as typeof import('@prisma/schema-engine-wasm');
