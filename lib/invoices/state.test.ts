@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveStatus, TRANSITIONS } from './state';
+
+describe('invoice state machine', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  it('a pending invoice past expires_at reads as expired; other states never expire', () => {
+    expect(effectiveStatus('pending', new Date('2026-11-22T12:00:01Z'), now)).toBe('pending');
+    expect(effectiveStatus('pending', now, now)).toBe('expired');
+    expect(effectiveStatus('paid', new Date('2026-11-01T00:00:00Z'), now)).toBe('paid');
+    expect(effectiveStatus('cancelled', new Date('2026-11-01T00:00:00Z'), now)).toBe('cancelled');
+  });
+
+  it('only pending invoices transition', () => {
+    expect(TRANSITIONS.cancel).toEqual({ from: 'pending', to: 'cancelled', conflict: 'invoice_not_cancellable' });
+    expect(TRANSITIONS.pay).toEqual({ from: 'pending', to: 'paid', conflict: 'invoice_not_payable' });
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Operator CLI: `npm run admin -- <command> [options] [--json]`.
+ * It calls the same domain functions as the portal and the API; it holds no rules of its own.
+ */
+import { parseArgs } from 'node:util';
+import { resolveDatabaseUrl } from './db/embedded';
+import { migrate } from './db/migrate';
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+Commands:
+  user:create   --email E --password P [--workspace NAME] [--plan PLAN]
+  plan:set      --workspace ID --plan PLAN
+  key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
+  key:revoke    --id N
+  wallet:set    --workspace ID --network N --address A
+
+Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
+The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
+
+type Flags = Record<string, string | boolean | undefined>;
+
+class UsageError extends Error {}
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(flags: Flags, name: string): string | undefined {
+  const value = flags[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+async function run(command: string, flags: Flags): Promise<{ json: unknown; text: string }> {
+  // Imported after DATABASE_URL is known: lib/env reads it once.
+  const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
+  const { createApiKey, revokeApiKey } = await import('../lib/keys/keys');
+  const { setWallet } = await import('../lib/wallets/wallets');
+  const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
+  const { isScope } = await import('../lib/scopes');
+
+  switch (command) {
+    case 'user:create': {
+      const planName = optional(flags, 'plan');
+      if (planName !== undefined && !isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
+      const { user, workspace } = await createUserWithWorkspace({
+        email: required(flags, 'email'),
+        password: required(flags, 'password'),
+        workspaceName: optional(flags, 'workspace'),
+        plan: planName,
+      });
+      return {
+        json: { user: { id: user.id, email: user.email }, workspace: { id: workspace.id, name: workspace.name }, plan: workspace.plan },
+        text: `Created user ${user.email} (${user.id}) with workspace "${workspace.name}" (${workspace.id}) on the ${workspace.plan} plan`,
+      };
+    }
+    case 'plan:set': {
+      const planName = required(flags, 'plan');
+      if (!isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
+      const workspace = await setWorkspacePlan(required(flags, 'workspace'), planName);
+      return {
+        json: { workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan } },
+        text: `Workspace ${workspace.id} is now on the ${workspace.plan} plan`,
+      };
+    }
+    case 'key:create': {
+      const environment = required(flags, 'env');
+      if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
+      const scopes = (optional(flags, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = scopes.filter((scope) => !isScope(scope));
+      if (unknown.length) throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}: use invoices:read, invoices:write`);
+      const { key, secret } = await createApiKey(required(flags, 'workspace'), {
+        label: required(flags, 'label'),
+        environment,
+        scopes: scopes.filter(isScope),
+      });
+      const view = { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes };
+      return {
+        json: { ...view, secret },
+        text: `Created ${key.environment} key ${key.id} "${key.label}" with scopes ${key.scopes.join(', ')}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
+      };
+    }
+    case 'key:revoke': {
+      const id = Number(required(flags, 'id'));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
+      const key = await revokeApiKey(id, null);
+      return {
+        json: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes, revoked_at: key.revokedAt?.toISOString() },
+        text: `Revoked key ${key.id} (${key.prefix}…)`,
+      };
+    }
+    case 'wallet:set': {
+      const network = required(flags, 'network');
+      const wallet = await setWallet(required(flags, 'workspace'), {
+        network: network as Parameters<typeof setWallet>[1]['network'],
+        address: required(flags, 'address'),
+      });
+      return {
+        json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address },
+        text: `Wallet for ${wallet.network} set to ${wallet.address}`,
+      };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
+  if (error && typeof error === 'object' && 'name' in error && error.name === 'ZodError' && 'issues' in error) {
+    const issues = (error as { issues: { path: PropertyKey[]; message: string }[] }).issues;
+    return issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`).join('; ');
+  }
+  if (error instanceof Error && error.name === 'AppError') return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address'] as const;
+
+async function main(): Promise<number> {
+  let parsed: { values: Flags; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+      },
+    });
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const json = values.json === true;
+  const command = positionals[0] ?? '';
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const database = await resolveDatabaseUrl();
+  process.env.DATABASE_URL = database.url;
+  try {
+    await migrate(database.url, { quiet: true });
+    const result = await run(command, values);
+    console.log(json ? JSON.stringify(result.json) : result.text);
+    return 0;
+  } catch (error) {
+    const message = describeError(error);
+    if (json) console.log(JSON.stringify({ error: { message, code: (error as { code?: string })?.code ?? 'usage' } }));
+    console.error(`error: ${message}`);
+    if (error instanceof UsageError) console.error(`\n${USAGE}`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    const { disconnectDb } = await import('../lib/db');
+    await disconnectDb();
+    await database.release();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`error: ${describeError(error)}`);
+    process.exit(1);
+  },
+);
