@@ -51,6 +51,8 @@ export interface EmbeddedDatabase {
   release(): Promise<void>;
   /** Stop the server unconditionally. */
   stop(): Promise<void>;
+  /** Synchronous immediate stop, for `process.on('exit')` safety nets. */
+  stopSync(): void;
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -317,6 +319,19 @@ export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Pro
     log(verbose, `stopping server on port ${port}`);
     await stopServer(dataDir);
   };
+  const { pg_ctl } = await binaries();
+  const stopSync = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      execFileSync(pg_ctl, ['stop', '-w', '-t', '30', '-s', '-m', 'immediate', '-D', dataDir], {
+        ...postgresIds(),
+        stdio: 'ignore',
+      });
+    } catch {
+      // not running
+    }
+  };
   return {
     url: urlFor(port, database),
     adminUrl,
@@ -325,6 +340,7 @@ export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Pro
     database,
     startedHere,
     stop,
+    stopSync,
     release: async () => {
       if (startedHere) await stop();
     },
