@@ -4,20 +4,40 @@ import { createInvoice } from '@/lib/invoices/invoices';
 import { monthPeriod } from '@/lib/usage/period';
 import { createKey, monthlyCount, seedAccount, serverPlan, VALID_INVOICE } from '../support/fixtures';
 import { call } from '../support/http';
+import { startAdditionalApp } from '../setup/app';
 
 describe('concurrency', () => {
-  it('200 parallel requests with 100 left in the month: exactly 100 succeed, the count stops at the limit', async () => {
+  it('200 parallel requests on a workspace with a limit of 100, over two instances: exactly 100 succeed, 100 stored', async () => {
+    // Two more app instances configured with a monthly allowance of 100, sharing the test database.
+    const env = { PLAN_BUSINESS_MONTHLY_LIMIT: '100', PLAN_BUSINESS_RATE_LIMIT: '1000' };
+    const instances = await Promise.all([startAdditionalApp({ env }), startAdditionalApp({ env })]);
+    try {
+      const account = await seedAccount({ plan: 'Business' });
+      const keys = [account.secret, ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          call('GET', '/v1/invoices?limit=1', { key: keys[i % keys.length], base: instances[i % 2]?.baseUrl }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(100);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(refused).toHaveLength(100);
+      expect(refused.every((r) => r.status === 429 && r.json.code === 'monthly_limit_exceeded')).toBe(true);
+      expect(await monthlyCount(account.workspace.id)).toBe(100);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.stop()));
+    }
+  });
+
+  it('with 100 left of the default allowance, 200 parallel requests: exactly 100 succeed, the count stops at the limit', async () => {
     const limit = (await serverPlan('Business')).monthlyLimit;
     const account = await seedAccount({ plan: 'Business' });
-    // Spread over keys so that the per-key rate limit is not what stops them.
     const keys = [account.secret, ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
     await db().usageMonthly.create({ data: { workspaceId: account.workspace.id, period: monthPeriod(new Date()), count: limit - 100 } });
 
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => call('GET', '/v1/invoices?limit=1', { key: keys[i % keys.length] })));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
-    expect(results.filter((r) => r.status === 429).every((r) => r.json.code === 'monthly_limit_exceeded')).toBe(true);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(100);
+    expect(results.filter((r) => r.status === 429 && r.json.code === 'monthly_limit_exceeded')).toHaveLength(100);
     expect(await monthlyCount(account.workspace.id)).toBe(limit);
   });
 
