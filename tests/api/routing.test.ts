@@ -4,7 +4,7 @@ import { call, expectProblem } from '../support/http';
 
 describe('routing and response envelope', () => {
   it('unknown routes under /v1 → 404 problem', async () => {
-    for (const path of ['/v1/nope', '/v1/invoices/inv_000000000000000000000000/refund', '/v1/test/other']) {
+    for (const path of ['/v1', '/v1/', '/v1/nope', '/v1/invoices/inv_000000000000000000000000/refund', '/v1/test/other']) {
       const result = await call('GET', path);
       expectProblem(result, 404, 'route_not_found');
     }

@@ -43,7 +43,7 @@ export async function call(method: string, path: string, options: CallOptions = 
 
 /** Asserts the RFC 9457 problem shape and returns the body. */
 export function expectProblem(result: CallResult, status: number, code: string) {
-  const context = `${result.status} ${result.text}`;
+  const context = `${result.status} ${result.text.slice(0, 300)}`;
   if (result.status !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
   const contentType = result.headers.get('content-type') ?? '';
   if (!contentType.startsWith('application/problem+json')) throw new Error(`expected problem+json, got ${contentType}: ${context}`);
