@@ -56,38 +56,34 @@ export async function authenticateRequest(
       throw new AppError('revoked_api_key', 'The API key has been revoked', { headers: { 'WWW-Authenticate': CHALLENGE_INVALID } });
     case 'no_api_access':
       throw new AppError('plan_without_api_access', planWithoutApiAccessMessage(result.plan));
-    case 'monthly_limit_exceeded': {
-      const headers = rateLimitHeaders({ plan: result.key.plan, monthlyRequests: result.monthlyRequests, secondUsed: null, secondWindowStart: null, now: options.now });
+    case 'monthly_limit_exceeded':
       throw new AppError(
         'monthly_limit_exceeded',
         `This workspace has used its ${result.key.plan.monthlyLimit} requests for this month. The allowance resets at the start of the next UTC month`,
-        { headers: { ...headers, 'Retry-After': String(secondsUntilNextMonth(options.now)) } },
+        { headers: { ...headersFor(result, options.now), 'Retry-After': String(secondsUntilNextMonth(options.now)) } },
       );
-    }
-    case 'rate_limited': {
-      const headers = rateLimitHeaders({
-        plan: result.key.plan,
-        monthlyRequests: result.monthlyRequests,
-        secondUsed: result.rate.used,
-        secondWindowStart: result.rate.windowStart,
-        now: options.now,
-      });
+    case 'rate_limited':
       throw new AppError('rate_limited', `This key allows ${result.rate.limit} requests per second. Retry after the Retry-After delay`, {
-        headers: { ...headers, 'Retry-After': String(secondsUntilWindowEnds(result.rate.windowStart, options.now)) },
+        headers: { ...headersFor(result, options.now), 'Retry-After': String(secondsUntilWindowEnds(result.rate.windowStart, options.now)) },
       });
-    }
     case 'ok':
       break;
   }
-  const headers = rateLimitHeaders({
-    plan: result.key.plan,
-    monthlyRequests: result.monthlyRequests,
-    secondUsed: result.rate.used,
-    secondWindowStart: result.rate.windowStart,
-    now: options.now,
-  });
+  const headers = headersFor(result, options.now);
   if (options.scope && !result.key.scopes.includes(options.scope)) {
     throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers });
   }
   return { authorization: result, headers };
+}
+
+/** RateLimit headers for a request that got past the plan check; the per-second item only when it was counted there. */
+function headersFor(result: Extract<Authorization, { key: unknown }>, now: Date): Record<string, string> {
+  const rate = 'rate' in result ? result.rate : null;
+  return rateLimitHeaders({
+    plan: result.key.plan,
+    monthlyRequests: result.monthlyRequests,
+    secondUsed: rate?.used ?? null,
+    secondWindowStart: rate?.windowStart ?? null,
+    now,
+  });
 }
