@@ -1,0 +1,13 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { PLAN_NAMES } from '@/lib/plans';
+import { withWorkspace } from '@/lib/portal/action';
+import { setWorkspacePlan } from '@/lib/workspaces/workspaces';
+
+export const changePlan = withWorkspace(z.object({ plan: z.enum(PLAN_NAMES, { error: 'Choose a plan' }) }), async (ctx, input) => {
+  const workspace = await setWorkspacePlan(ctx.workspace.id, input.plan);
+  revalidatePath('/', 'layout');
+  return { plan: workspace.plan };
+});

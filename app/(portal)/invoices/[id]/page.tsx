@@ -1,0 +1,78 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Card, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
+import { isAppError } from '@/lib/errors';
+import { getInvoice } from '@/lib/invoices/invoices';
+import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
+import { requirePortalContext } from '@/lib/portal/context';
+import { InvoiceActions } from '../invoice-actions';
+
+export const metadata: Metadata = { title: 'Invoice' };
+
+/** Looks the id up in this workspace only (test, then live); anything else is a 404. */
+async function findInvoice(workspaceId: string, id: string) {
+  for (const environment of ['test', 'live'] as const) {
+    try {
+      return await getInvoice({ workspaceId, environment }, id);
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'invoice_not_found') throw error;
+    }
+  }
+  return null;
+}
+
+export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
+  const { workspace } = await requirePortalContext();
+  const { id } = await params;
+  if (!INVOICE_ID_PATTERN.test(id)) notFound();
+  const invoice = await findInvoice(workspace.id, id);
+  if (!invoice) notFound();
+  const rows: Array<[string, React.ReactNode]> = [
+    ['Status', <StatusBadge key="s" status={invoice.status} />],
+    ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
+    ['Amount', `${invoice.amount} ${invoice.currency}`],
+    ['Network', invoice.network],
+    ['Pay address', <code key="a" className="break-all font-mono text-xs">{invoice.pay_address}</code>],
+    ['Description', invoice.description ?? '—'],
+    ['Order id', invoice.order_id ?? '—'],
+    ['Created', formatDate(invoice.created_at)],
+    ['Expires', formatDate(invoice.expires_at)],
+    ['Paid', formatDate(invoice.paid_at)],
+    ['Cancelled', formatDate(invoice.cancelled_at)],
+    ['Payment', invoice.payment ? <code key="p" className="break-all font-mono text-xs">{`${invoice.payment.amount} · ${invoice.payment.tx_hash}${invoice.payment.simulated ? ' (simulated)' : ''}`}</code> : '—'],
+  ];
+  return (
+    <>
+      <PageHeader title={`Invoice ${invoice.id}`}>
+        <Link href={`/invoices?env=${invoice.environment}`} className="text-sm font-semibold text-indigo-700 underline">
+          Back to {invoice.environment} invoices
+        </Link>
+      </PageHeader>
+      <div className="space-y-6">
+        <Card>
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]" data-testid="invoice-detail">
+            {rows.map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="text-slate-600">{label}</dt>
+                <dd data-field={label}>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {Object.keys(invoice.metadata).length > 0 ? (
+            <pre className="mt-4 overflow-x-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(invoice.metadata, null, 2)}</pre>
+          ) : null}
+        </Card>
+        {invoice.environment === 'test' ? (
+          <Card title="Test actions">
+            {invoice.status === 'pending' ? (
+              <InvoiceActions invoiceId={invoice.id} />
+            ) : (
+              <p className="text-sm text-slate-600">Only pending invoices can be paid or cancelled; this one is {invoice.status}.</p>
+            )}
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

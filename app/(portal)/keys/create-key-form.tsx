@@ -1,0 +1,117 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { CopyButton } from '@/components/copy-button';
+import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
+import { createKey } from './actions';
+
+const SCOPE_OPTIONS = [
+  { value: 'invoices:read', description: 'List and read invoices' },
+  { value: 'invoices:write', description: 'Create, cancel and simulate payment of invoices' },
+] as const;
+
+export function CreateKeyForm() {
+  const [state, action, pending] = useActionState(createKey, null);
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const created = state?.ok && state.data.key.id !== dismissed ? state.data : null;
+  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
+
+  return (
+    <>
+      <form action={action} className="space-y-4" aria-label="Create API key">
+        {state && !state.ok ? <Notice tone="error">{state.error}</Notice> : null}
+        <div>
+          <label htmlFor="key-label" className="block text-sm font-medium">
+            Label
+          </label>
+          <input
+            id="key-label"
+            name="label"
+            type="text"
+            required
+            maxLength={64}
+            placeholder="e.g. Staging server"
+            aria-invalid={Boolean(errors.label)}
+            aria-describedby={errors.label ? 'key-label-error' : undefined}
+            className={`mt-1 ${inputClass}`}
+          />
+          <FieldError id="key-label-error" message={errors.label} />
+        </div>
+        <fieldset>
+          <legend className="text-sm font-medium">Environment</legend>
+          <div className="mt-2 flex flex-wrap gap-4 text-sm">
+            <label className="flex items-center gap-2">
+              <input type="radio" name="environment" value="test" defaultChecked /> Test (<code className="font-mono">test_</code> keys, simulated payments)
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
+            </label>
+          </div>
+        </fieldset>
+        <fieldset aria-describedby="scopes-hint">
+          <legend className="text-sm font-medium">Scopes</legend>
+          <p id="scopes-hint" className="mt-1 text-xs text-slate-600">
+            Leave both unchecked to give the key both scopes.
+          </p>
+          <div className="mt-2 space-y-2 text-sm">
+            {SCOPE_OPTIONS.map((scope) => (
+              <label key={scope.value} className="flex items-start gap-2">
+                <input type="checkbox" name="scopes" value={scope.value} className="mt-1" />
+                <span>
+                  <code className="font-mono">{scope.value}</code> <span className="text-slate-600">— {scope.description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button type="submit" className={buttonClass.primary} disabled={pending}>
+          {pending ? 'Creating…' : 'Create key'}
+        </button>
+      </form>
+
+      {created ? (
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
+          <div
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="new-key-title"
+            aria-describedby="new-key-warning"
+            className="w-full max-w-lg rounded-lg bg-white p-6 shadow-xl"
+          >
+            <h2 id="new-key-title" className="text-lg font-semibold">
+              API key created: {created.key.label}
+            </h2>
+            <div id="new-key-warning" className="mt-3">
+              <Notice tone="warning" title="Copy this secret now">
+                This is the only time the full secret is shown. We store only a hash of it: if you lose it, revoke the key and create a new one.
+              </Notice>
+            </div>
+            <label htmlFor="new-key-secret" className="mt-4 block text-sm font-medium">
+              Secret
+            </label>
+            <div className="mt-1 flex flex-wrap gap-2">
+              <input
+                id="new-key-secret"
+                readOnly
+                value={created.secret}
+                autoFocus
+                onFocus={(e) => e.currentTarget.select()}
+                className={`${inputClass} min-w-0 flex-1 font-mono`}
+                data-testid="new-key-secret"
+              />
+              <CopyButton value={created.secret} label="Copy secret" />
+            </div>
+            <p className="mt-3 text-sm text-slate-600">
+              Prefix <code className="font-mono">{created.key.prefix}</code> · scopes {created.key.scopes.join(', ')}
+            </p>
+            <div className="mt-6 flex justify-end">
+              <button type="button" className={buttonClass.primary} onClick={() => setDismissed(created.key.id)}>
+                I have saved the secret
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}

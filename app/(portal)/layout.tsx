@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { PortalNav } from '@/components/portal-nav';
+import { SignOutButton } from '@/components/sign-out-button';
+import { Badge } from '@/components/ui';
+import { requirePortalContext } from '@/lib/portal/context';
+
+export const dynamic = 'force-dynamic';
+
+export default async function PortalLayout({ children }: { children: ReactNode }) {
+  const ctx = await requirePortalContext();
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <div className="min-w-0">
+            <p className="truncate text-sm font-semibold" data-testid="workspace-name">
+              {ctx.workspace.name}
+            </p>
+            <p className="truncate text-xs text-slate-600">
+              {ctx.email} · <Badge tone={ctx.workspace.plan === 'Developer' || ctx.workspace.plan === 'Business' ? 'green' : 'amber'}>{ctx.workspace.plan}</Badge>
+            </p>
+          </div>
+          <SignOutButton />
+        </div>
+        <div className="mx-auto max-w-6xl px-3">
+          <PortalNav />
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Card, formatDate, Notice, PageHeader } from '@/components/ui';
+import { UsageBar } from '@/components/usage-bar';
+import { planLimits } from '@/lib/plans';
+import { requirePortalContext } from '@/lib/portal/context';
+import { monthlyRequestCount } from '@/lib/usage/usage';
+
+export const metadata: Metadata = { title: 'Overview' };
+
+export default async function OverviewPage() {
+  const { workspace } = await requirePortalContext();
+  const plan = planLimits(workspace.plan);
+  const used = await monthlyRequestCount(workspace.id);
+  return (
+    <>
+      <PageHeader title="Overview" description={`Workspace ${workspace.name}`} />
+      <div className="space-y-6">
+        {!plan.apiAccess ? (
+          <Notice tone="warning" title={`Your ${plan.name} plan has no API access`}>
+            <p>
+              API keys can be created, but every /v1 request answers 403 until the workspace is on the Developer or Business plan.{' '}
+              <Link href="/billing" className="font-semibold underline">
+                Choose a plan in Billing
+              </Link>
+              .
+            </p>
+          </Notice>
+        ) : null}
+        <div className="grid gap-6 md:grid-cols-2">
+          <Card title="Workspace">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-slate-600">Name</dt>
+              <dd>{workspace.name}</dd>
+              <dt className="text-slate-600">ID</dt>
+              <dd className="break-all font-mono text-xs">{workspace.id}</dd>
+              <dt className="text-slate-600">Plan</dt>
+              <dd data-testid="plan-name">{plan.name}</dd>
+              <dt className="text-slate-600">API access</dt>
+              <dd>{plan.apiAccess ? `Yes, ${plan.rateLimitPerSecond} requests per second` : 'No'}</dd>
+              <dt className="text-slate-600">Created</dt>
+              <dd>{formatDate(workspace.createdAt)}</dd>
+            </dl>
+          </Card>
+          <Card title="This month">
+            <UsageBar used={used} limit={plan.monthlyLimit} />
+            <p className="mt-3 text-sm text-slate-600">
+              Counted per UTC calendar month. <Link href="/usage" className="font-semibold text-indigo-700 underline">See usage details</Link>
+            </p>
+          </Card>
+        </div>
+        <Card title="Get started">
+          <ol className="list-decimal space-y-1 pl-5 text-sm">
+            <li>
+              Pick a plan with API access in <Link href="/billing" className="text-indigo-700 underline">Billing</Link>.
+            </li>
+            <li>
+              Create a test key in <Link href="/keys" className="text-indigo-700 underline">API keys</Link> and call <code className="font-mono">GET /v1/me</code> with it in the <code className="font-mono">X-API-Key</code> header.
+            </li>
+            <li>
+              Create test invoices, then simulate their payment from <Link href="/invoices" className="text-indigo-700 underline">Invoices</Link>.
+            </li>
+            <li>
+              Add <Link href="/wallets" className="text-indigo-700 underline">wallets</Link> before creating live invoices.
+            </li>
+          </ol>
+        </Card>
+      </div>
+    </>
+  );
+}

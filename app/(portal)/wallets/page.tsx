@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import { Card, PageHeader } from '@/components/ui';
+import { CURRENCIES, CURRENCY_RULES, NETWORK_FAMILY, NETWORKS, type Network } from '@/lib/invoices/currencies';
+import { requirePortalContext } from '@/lib/portal/context';
+import { listWallets } from '@/lib/wallets/wallets';
+import { WalletForm } from './wallet-form';
+
+export const metadata: Metadata = { title: 'Wallets' };
+
+const TITLES: Record<Network, string> = { ethereum: 'Ethereum', polygon: 'Polygon', base: 'Base', tron: 'Tron', bitcoin: 'Bitcoin' };
+const HINTS = {
+  evm: '0x followed by 40 hex characters; mixed case must carry a valid EIP-55 checksum.',
+  tron: 'Base58check address starting with T (34 characters).',
+  bitcoin: 'Mainnet bech32 (bc1…) or base58 (1… or 3…) address.',
+} as const;
+
+export default async function WalletsPage() {
+  const { workspace } = await requirePortalContext();
+  const wallets = new Map((await listWallets(workspace.id)).map((w) => [w.network, w.address]));
+  return (
+    <>
+      <PageHeader
+        title="Wallets"
+        description="Live invoices are paid to the workspace's wallet for their network; without one, creating a live invoice on that network fails. Test invoices never need a wallet."
+      />
+      <Card title="Addresses per network">
+        <div className="grid gap-4 lg:grid-cols-2">
+          {NETWORKS.map((network) => (
+            <WalletForm
+              key={network}
+              network={network}
+              title={TITLES[network]}
+              hint={`${HINTS[NETWORK_FAMILY[network]]} Currencies: ${CURRENCIES.filter((c) => CURRENCY_RULES[c].networks.includes(network)).join(', ')}.`}
+              address={wallets.get(network) ?? null}
+            />
+          ))}
+        </div>
+      </Card>
+    </>
+  );
+}

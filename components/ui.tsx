@@ -1,0 +1,92 @@
+import type { ReactNode } from 'react';
+
+/** Presentational building blocks shared by the portal pages. No data access, no actions. */
+
+export function cx(...classes: Array<string | false | null | undefined>): string {
+  return classes.filter(Boolean).join(' ');
+}
+
+export const buttonClass = {
+  primary:
+    'inline-flex items-center justify-center rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60',
+  secondary:
+    'inline-flex items-center justify-center rounded-md bg-white px-3 py-2 text-sm font-semibold text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:opacity-60',
+  danger:
+    'inline-flex items-center justify-center rounded-md bg-red-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-500 disabled:opacity-60',
+} as const;
+
+export const inputClass =
+  'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600';
+
+export function PageHeader({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export function Card({ title, children, className }: { title?: string; children: ReactNode; className?: string }) {
+  return (
+    <section className={cx('rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6', className)} aria-label={title}>
+      {title ? <h2 className="mb-4 text-lg font-semibold">{title}</h2> : null}
+      {children}
+    </section>
+  );
+}
+
+const badgeTones = {
+  gray: 'bg-slate-100 text-slate-700 ring-slate-300',
+  green: 'bg-green-50 text-green-800 ring-green-600/30',
+  amber: 'bg-amber-50 text-amber-800 ring-amber-600/30',
+  red: 'bg-red-50 text-red-800 ring-red-600/30',
+  blue: 'bg-blue-50 text-blue-800 ring-blue-600/30',
+  violet: 'bg-violet-50 text-violet-800 ring-violet-600/30',
+} as const;
+
+export function Badge({ tone = 'gray', children }: { tone?: keyof typeof badgeTones; children: ReactNode }) {
+  return <span className={cx('inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset', badgeTones[tone])}>{children}</span>;
+}
+
+export function EnvironmentBadge({ environment }: { environment: 'test' | 'live' }) {
+  return <Badge tone={environment === 'live' ? 'green' : 'amber'}>{environment === 'live' ? 'Live' : 'Test'}</Badge>;
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = status === 'paid' || status === 'active' ? 'green' : status === 'pending' ? 'blue' : status === 'cancelled' ? 'gray' : status === 'revoked' ? 'red' : 'amber';
+  return <Badge tone={tone}>{status}</Badge>;
+}
+
+export function Notice({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'error' | 'success'; title?: string; children: ReactNode }) {
+  const tones = {
+    info: 'bg-blue-50 text-blue-900 ring-blue-200',
+    warning: 'bg-amber-50 text-amber-900 ring-amber-300',
+    error: 'bg-red-50 text-red-900 ring-red-200',
+    success: 'bg-green-50 text-green-900 ring-green-200',
+  } as const;
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} className={cx('rounded-md p-4 text-sm ring-1', tones[tone])}>
+      {title ? <p className="font-semibold">{title}</p> : null}
+      <div className={title ? 'mt-1' : undefined}>{children}</div>
+    </div>
+  );
+}
+
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
+export function formatDate(value: Date | string | null): string {
+  if (!value) return '—';
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

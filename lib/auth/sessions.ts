@@ -1,0 +1,23 @@
+import { db } from '../db';
+import { newId } from '../ids';
+
+/** Portal sessions live 7 days at most; the cookie carries the id, this table decides whether it still counts. */
+export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+
+export async function createSession(userId: string, now = new Date()): Promise<{ id: string; expiresAt: Date }> {
+  const id = newId('session');
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
+  await db().session.create({ data: { id, userId, expiresAt, createdAt: now } });
+  return { id, expiresAt };
+}
+
+/** True only when the row exists, belongs to the user, is not revoked and has not expired. */
+export async function isSessionLive(sessionId: string, userId: string, now = new Date()): Promise<boolean> {
+  const row = await db().session.findUnique({ where: { id: sessionId }, select: { userId: true, revokedAt: true, expiresAt: true } });
+  return !!row && row.userId === userId && row.revokedAt === null && row.expiresAt.getTime() > now.getTime();
+}
+
+/** Sign-out: the cookie may still exist somewhere, but it no longer authenticates anything. */
+export async function revokeSession(sessionId: string, now = new Date()): Promise<void> {
+  await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
+}
