@@ -1,0 +1,86 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const PASSWORD = 'correct horse battery staple';
+
+let counter = 0;
+/** A unique email per call, so tests never collide (and never depend on each other's rows). */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.test`;
+}
+
+export async function signUp(page: Page, email: string, workspaceName?: string): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  if (workspaceName) await page.getByLabel(/Workspace name/).fill(workspaceName);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+export async function switchPlan(page: Page, plan: 'Trial' | 'Developer' | 'Business' | 'Merchant'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Billing' }).click();
+  await expect(page.getByText('No payment is taken')).toBeVisible();
+  await page.getByRole('radio', { name: new RegExp(`^${plan}`) }).check();
+  await page.getByRole('button', { name: 'Switch plan' }).click();
+  await expect(page.getByText(`Your workspace is now on the ${plan} plan.`)).toBeVisible();
+}
+
+export interface CreatedKey {
+  secret: string;
+  label: string;
+}
+
+/** Creates a key in the portal and returns the secret read from the one-time dialog (then dismissed). */
+export async function createKey(
+  page: Page,
+  options: { label: string; environment?: 'test' | 'live'; scopes?: Array<'invoices:read' | 'invoices:write'>; screenshot?: string },
+): Promise<CreatedKey> {
+  await page.goto('/keys');
+  await page.getByLabel('Label').fill(options.label);
+  await page.getByRole('radio', { name: options.environment === 'live' ? /^Live/ : /^Test/ }).check();
+  for (const scope of options.scopes ?? []) await page.getByRole('checkbox', { name: new RegExp(scope) }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog', { name: `API key created: ${options.label}` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('This is the only time the full secret is shown')).toBeVisible();
+  const secret = await dialog.getByLabel('Secret').inputValue();
+  expect(secret).toMatch(new RegExp(`^${options.environment ?? 'test'}_[0-9A-Za-z]{36}$`));
+  if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
+  await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
+  await expect(dialog).toBeHidden();
+  return { secret, label: options.label };
+}
+
+export function keyRow(page: Page, label: string) {
+  return page.getByTestId('keys-table').getByRole('row').filter({ hasText: label });
+}
+
+export async function api(
+  request: APIRequestContext,
+  method: 'GET' | 'POST',
+  path: string,
+  secret: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await request.fetch(path, {
+    method,
+    headers: { 'X-API-Key': secret, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status(), json: (await response.json()) as Record<string, unknown> };
+}
+
+export const TEST_INVOICE = { amount: '10.00', currency: 'USDT', network: 'tron' } as const;
+
+/** The page's own alerts (Next's route announcer also has role="alert"; it is always empty). */
+export function alerts(scope: Page) {
+  return scope.locator('[role="alert"]:not(#__next-route-announcer__)');
+}

@@ -1,0 +1,102 @@
+// The e2e app server, started by Playwright's webServer: a FRESH embedded PostgreSQL in a temp dir (or a fresh
+// database on TEST_DATABASE_URL's server), migrated with the project's migrate(), `next build` if stale, then
+// `next start` on E2E_PORT. Never the developer's .data database. SIGTERM/SIGINT stop everything and delete the dir.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { ensureEmbeddedDatabase, type EmbeddedDatabase } from '../scripts/db/embedded';
+import { migrate } from '../scripts/db/migrate';
+import { ensureBuild, startNext, type NextServer } from '../scripts/next-app';
+
+const log = (message: string) => console.error(`[e2e server] ${message}`);
+
+const port = Number(process.env.E2E_PORT);
+if (!Number.isInteger(port) || port <= 0) throw new Error('E2E_PORT is not set (playwright.config.ts sets it)');
+
+let tempDir: string | undefined;
+let embedded: EmbeddedDatabase | undefined;
+let server: NextServer | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+let stopping = false;
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  try {
+    await server?.stop();
+  } catch (err) {
+    console.error(err);
+  }
+  try {
+    await dropDatabase?.();
+    await embedded?.stop();
+  } catch (err) {
+    console.error(err);
+  }
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  process.exit(code);
+}
+
+process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGINT', () => void shutdown(0));
+process.on('exit', () => {
+  server?.child.kill('SIGKILL');
+  embedded?.stopSync();
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+});
+
+async function freshDatabaseOn(serverUrl: string): Promise<string> {
+  const name = `invoicing_e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`create database ${client.escapeIdentifier(name)}`);
+  await client.end();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    await c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`);
+    await c.end();
+  };
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function main() {
+  let databaseUrl: string;
+  if (process.env.TEST_DATABASE_URL) {
+    databaseUrl = await freshDatabaseOn(process.env.TEST_DATABASE_URL);
+  } else {
+    tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-e2e-'));
+    embedded = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'invoicing_e2e', verbose: false });
+    databaseUrl = embedded.url;
+  }
+  const host = new URL(databaseUrl).hostname;
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`refusing to run e2e against a non-local database (${host})`);
+  await migrate(databaseUrl, { quiet: true });
+  log('database ready and migrated');
+  await ensureBuild({ stdio: 'stderr' });
+  server = await startNext({
+    port,
+    databaseUrl,
+    stdio: 'inherit',
+    env: {
+      // A secret of the run's own: nothing is written under the developer's .data/.
+      NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+      PLAN_DEVELOPER_RATE_LIMIT: process.env.PLAN_DEVELOPER_RATE_LIMIT ?? '1000',
+    },
+  });
+  log(`next start on ${server.baseUrl}`);
+  const code = await server.exited;
+  if (!stopping) {
+    log(`next exited unexpectedly (${code})`);
+    await shutdown(1);
+  }
+}
+
+main().catch(async (err) => {
+  console.error(err);
+  await shutdown(1);
+});
