@@ -1,5 +1,6 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import { authOptions } from '../auth/next-auth';
 import { listUserWorkspaces, requireMembership, type WorkspaceView } from '../workspaces/workspaces';
 
@@ -14,8 +15,9 @@ export interface PortalContext {
  * The signed-in user and their workspace, for portal pages and actions. Reading the session runs the
  * jwt callback, which checks the server-side session row (not revoked, not expired); no user → sign in.
  * The workspace is never taken from the request: it is the user's own, re-checked with requireMembership.
+ * Memoized per request (React cache), so the layout and the page share one check.
  */
-export async function requirePortalContext(): Promise<PortalContext> {
+export const requirePortalContext = cache(async (): Promise<PortalContext> => {
   const session = await getServerSession(authOptions());
   const user = session?.user;
   if (!user?.id || !session?.sid) redirect('/signin');
@@ -23,7 +25,7 @@ export async function requirePortalContext(): Promise<PortalContext> {
   if (!first) redirect('/signin?error=no_workspace');
   const workspace = await requireMembership(user.id, first.id);
   return { userId: user.id, email: user.email, sessionId: session.sid, workspace };
-}
+});
 
 /** For the sign-in/sign-up pages: who is signed in, if anyone (same liveness check). */
 export async function currentUserId(): Promise<string | null> {
