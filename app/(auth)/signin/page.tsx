@@ -1,18 +1,26 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { Notice } from '@/components/ui';
 import { currentUserId } from '@/lib/portal/context';
 import { SignInForm } from './signin-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
 export const dynamic = 'force-dynamic';
 
-export default async function SignInPage() {
-  if (await currentUserId()) redirect('/');
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
+  const { error } = await searchParams;
+  // (no redirect loop for a signed-in user without a workspace, whom the portal sends here)
+  if (error !== 'no_workspace' && (await currentUserId())) redirect('/');
   const github = Boolean(process.env.GITHUB_ID && process.env.GITHUB_SECRET);
   return (
     <>
       <h1 className="text-xl font-bold">Sign in to the developer portal</h1>
+      {error ? (
+        <div className="mt-4">
+          <Notice tone="error">{error === 'no_workspace' ? 'Your account has no workspace. Contact an operator.' : 'Sign-in failed. Please try again.'}</Notice>
+        </div>
+      ) : null}
       <SignInForm github={github} />
       <p className="mt-6 text-sm text-slate-600">
         No account yet?{' '}
