@@ -66,14 +66,11 @@ export async function listApiKeys(workspaceId: string): Promise<ApiKeyView[]> {
  * passes null. Revoking is effective on the next request: authentication reads the key every time.
  */
 export async function revokeApiKey(keyId: number, workspaceId: string | null): Promise<ApiKeyView & { workspaceId: string }> {
-  const where = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
-  const existing = await db().apiKey.findFirst({ where, select: { ...keyViewSelect, workspaceId: true } });
-  if (!existing) throw new AppError('not_found', `API key ${keyId} not found`);
-  if (existing.revokedAt) throw new AppError('key_already_revoked', `API key ${keyId} is already revoked`);
-  const row = await db().apiKey.update({
-    where: { id: keyId, revokedAt: null },
-    data: { revokedAt: new Date() },
-    select: { ...keyViewSelect, workspaceId: true },
-  });
+  const scope = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
+  // One compare-and-set: of two concurrent revokes exactly one succeeds, the other reads as already revoked.
+  const { count } = await db().apiKey.updateMany({ where: { ...scope, revokedAt: null }, data: { revokedAt: new Date() } });
+  const row = await db().apiKey.findFirst({ where: scope, select: { ...keyViewSelect, workspaceId: true } });
+  if (!row) throw new AppError('not_found', `API key ${keyId} not found`);
+  if (count === 0) throw new AppError('key_already_revoked', `API key ${keyId} is already revoked`);
   return { ...toView(row), workspaceId: row.workspaceId };
 }
