@@ -3,7 +3,8 @@ import { AppError, isAppError } from '../errors';
 import { authenticateRequest } from './authenticate';
 import { readJsonBody } from './body';
 import type { AnyEndpoint } from './endpoint';
-import { jsonResponse, problemResponse } from './problem';
+import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
+import { problemBody, problemResponse } from './problem';
 import { newRequestId } from './request-id';
 import { fieldErrors, summarize } from './validation';
 
@@ -38,21 +39,43 @@ export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
       const query: unknown = endpoint.query
         ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams), [])
         : {};
-      const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, (await readJsonBody(request)) ?? {}, []) : undefined;
-      const result = await endpoint.handler({
-        key: auth.authorization.key,
-        monthlyRequests: auth.authorization.monthlyRequests,
-        params,
-        query,
-        body,
-        requestId,
-        now,
-      });
-      return jsonResponse(result, endpoint.successStatus, requestId, headers);
+      const rawBody = endpoint.body ? ((await readJsonBody(request)) ?? {}) : undefined;
+      const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, rawBody, []) : undefined;
+      const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
+      const { key } = auth.authorization;
+
+      const execute = async (): Promise<StoredResponse> => {
+        try {
+          const result = await endpoint.handler({ key, monthlyRequests: auth.authorization.monthlyRequests, params, query, body, requestId, now });
+          return { status: endpoint.successStatus, body: JSON.stringify(result) };
+        } catch (error) {
+          // Domain refusals (404, 409, 422) are part of the stored outcome; anything else propagates.
+          if (!isAppError(error)) throw error;
+          return { status: error.status, body: JSON.stringify(problemBody(error.code, error.message, requestId, error.errors)) };
+        }
+      };
+      if (!idempotencyKey) return storedResponse(await execute(), requestId, headers);
+
+      const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
+      const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
+      const outcome = await runIdempotently(scope, fingerprint, execute);
+      return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
     } catch (error) {
       return errorResponse(error, requestId, headers);
     }
   };
+}
+
+function storedResponse(response: StoredResponse, requestId: string, headers: Record<string, string>): Response {
+  return new Response(response.body, {
+    status: response.status,
+    headers: {
+      'Content-Type': response.status >= 400 ? 'application/problem+json' : 'application/json',
+      'Cache-Control': 'no-store',
+      'Request-Id': requestId,
+      ...headers,
+    },
+  });
 }
 
 export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {

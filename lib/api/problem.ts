@@ -37,10 +37,3 @@ export function problemResponse(
     },
   });
 }
-
-export function jsonResponse(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Request-Id': requestId, ...headers },
-  });
-}
