@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../errors';
 
 /** RFC 9457 problem details, the body of every error response of /v1. */
@@ -37,3 +38,16 @@ export function problemResponse(
     },
   });
 }
+
+/** The problem document as a schema, for the OpenAPI document. */
+export const ProblemSchema = z
+  .object({
+    type: z.string().meta({ example: '/docs/errors#missing_scope' }),
+    title: z.string().meta({ example: 'Missing scope' }),
+    status: z.number().int().meta({ example: 403 }),
+    detail: z.string().meta({ example: 'API key scope invoices:write is required' }),
+    code: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+    request_id: z.string().meta({ example: 'req_3kTz9QwErTyUiOpAsDfGhJkL' }),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details' });

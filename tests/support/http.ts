@@ -1,3 +1,5 @@
+import { assertMatchesContract } from './contract';
+
 export function baseUrl(): string {
   const url = process.env.TEST_BASE_URL;
   if (!url) throw new Error('TEST_BASE_URL is not set: run the tests through `npm test` (vitest global setup)');
@@ -38,6 +40,8 @@ export async function call(method: string, path: string, options: CallOptions = 
   } catch {
     json = undefined;
   }
+  // Every response a test receives from a documented operation is checked against the OpenAPI document.
+  await assertMatchesContract(options.base ?? baseUrl(), method, path, response.status, response.headers.get('content-type'), json);
   return { status: response.status, headers: response.headers, json, text };
 }
 

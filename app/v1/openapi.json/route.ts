@@ -1,0 +1,3 @@
+import { openApiRoute } from '@/lib/api/route';
+
+export const { GET, POST, PUT, PATCH, DELETE } = openApiRoute();
