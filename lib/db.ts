@@ -1,9 +1,10 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client';
 import { databaseUrl, env } from './env';
 
 // One client per process; Next's dev server reloads modules, so keep it on globalThis.
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool };
 
 function createClient(): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE });
@@ -15,9 +16,20 @@ export function db(): PrismaClient {
   return globalForPrisma.prisma;
 }
 
+/**
+ * A plain pg pool for the few hot-path statements that run on every API request (authentication and
+ * metering): named prepared statements, no ORM layer. Everything else goes through Prisma.
+ */
+export function pool(): pg.Pool {
+  globalForPrisma.pool ??= new pg.Pool({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE });
+  return globalForPrisma.pool;
+}
+
 export async function disconnectDb(): Promise<void> {
   await globalForPrisma.prisma?.$disconnect();
+  await globalForPrisma.pool?.end();
   globalForPrisma.prisma = undefined;
+  globalForPrisma.pool = undefined;
 }
 
 export type { Prisma } from './generated/prisma/client';

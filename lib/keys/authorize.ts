@@ -1,4 +1,4 @@
-import { db } from '../db';
+import { pool } from '../db';
 import { allPlans, type PlanLimits, type PlanName } from '../plans';
 import type { Scope } from '../scopes';
 import { monthPeriod, startOfUtcDay } from '../usage/period';
@@ -63,38 +63,29 @@ export interface AuthorizeOptions {
   now?: Date;
 }
 
-export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date() }: AuthorizeOptions): Promise<Authorization> {
-  const apiPlans = Object.fromEntries(
-    allPlans()
-      .filter((plan) => plan.apiAccess)
-      .map((plan) => [plan.name, { monthly: plan.monthlyLimit, rate: plan.rateLimitPerSecond }]),
-  );
-  const period = monthPeriod(now);
-  const day = startOfUtcDay(now);
-
-  const rows = await db().$queryRaw<AuthorizeRow[]>`
+const AUTHORIZE_SQL = `
     WITH k AS (
       SELECT k.id, k.label, k.prefix, k.environment::text AS environment, k.scopes, k.revoked_at, k.last_used_at,
              k.workspace_id, w.name AS workspace_name, w.plan::text AS plan
       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-      WHERE k.secret_hash = ${hash}
+      WHERE k.secret_hash = $1
     ),
     eligible AS (
       SELECT k.id, k.workspace_id, k.last_used_at,
-             ((${JSON.stringify(apiPlans)}::jsonb -> k.plan ->> 'monthly'))::int AS monthly_limit
+             (($2::jsonb -> k.plan ->> 'monthly'))::int AS monthly_limit
       FROM k
-      WHERE k.revoked_at IS NULL AND (${JSON.stringify(apiPlans)}::jsonb -> k.plan) IS NOT NULL
+      WHERE k.revoked_at IS NULL AND ($2::jsonb -> k.plan) IS NOT NULL
     ),
     counted AS (
       INSERT INTO usage_monthly AS u (workspace_id, period, count)
-      SELECT e.workspace_id, ${period}, 1 FROM eligible e WHERE e.monthly_limit > 0
+      SELECT e.workspace_id, $3, 1 FROM eligible e WHERE e.monthly_limit > 0
       ON CONFLICT (workspace_id, period) DO UPDATE SET count = u.count + 1
         WHERE u.count < (SELECT monthly_limit FROM eligible)
       RETURNING u.count
     ),
     daily AS (
       INSERT INTO usage_daily AS d (key_id, day, workspace_id, count)
-      SELECT e.id, ${day}::date, e.workspace_id, 1 FROM eligible e WHERE EXISTS (SELECT 1 FROM counted)
+      SELECT e.id, $4::date, e.workspace_id, 1 FROM eligible e WHERE EXISTS (SELECT 1 FROM counted)
       ON CONFLICT (key_id, day) DO UPDATE SET count = d.count + 1
     ),
     touched AS (
@@ -106,7 +97,7 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
     rate AS (
       INSERT INTO rate_limit_windows AS r (key_id, window_start, count)
       SELECT e.id, date_trunc('second', now()), 1 FROM eligible e
-      WHERE EXISTS (SELECT 1 FROM counted) OR ${exemptFromMonthlyLimit}
+      WHERE EXISTS (SELECT 1 FROM counted) OR $5
       ON CONFLICT (key_id) DO UPDATE SET
         count = CASE WHEN r.window_start >= EXCLUDED.window_start THEN r.count + 1 ELSE 1 END,
         window_start = GREATEST(r.window_start, EXCLUDED.window_start)
@@ -116,10 +107,25 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
            k.workspace_id, k.workspace_name, k.plan,
            EXISTS (SELECT 1 FROM eligible) AS eligible,
            (SELECT count FROM counted) AS counted_count,
-           (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = ${period}) AS previous_count,
+           (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = $3) AS previous_count,
            (SELECT count FROM rate) AS rate_count,
            (SELECT window_start FROM rate) AS rate_window
     FROM k`;
+
+export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date() }: AuthorizeOptions): Promise<Authorization> {
+  const apiPlans = Object.fromEntries(
+    allPlans()
+      .filter((plan) => plan.apiAccess)
+      .map((plan) => [plan.name, { monthly: plan.monthlyLimit, rate: plan.rateLimitPerSecond }]),
+  );
+  const period = monthPeriod(now);
+  const day = startOfUtcDay(now).toISOString().slice(0, 10);
+
+  const { rows } = await pool().query<AuthorizeRow>({
+    name: 'authorize-api-key',
+    text: AUTHORIZE_SQL,
+    values: [hash, JSON.stringify(apiPlans), period, day, exemptFromMonthlyLimit],
+  });
 
   const row = rows[0];
   if (!row) return { outcome: 'unknown' };
