@@ -5,10 +5,11 @@ import type { Prisma } from '../generated/prisma/client';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
 import { TEST_PAY_ADDRESSES } from '../wallets/address';
-import { NETWORK_FAMILY, type Network } from './currencies';
+import { NETWORK_FAMILY } from './currencies';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
-import { conflictMessage, effectiveStatus, TRANSITIONS, type InvoiceStatus, type Transition } from './state';
-import { toInvoiceResource, type InvoiceRow } from './serialize';
+import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
+import { insertInvoice, invoiceExists, selectInvoice, selectInvoicePage } from './queries';
+import { toInvoiceResource } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
 export interface InvoiceScope {
@@ -19,71 +20,43 @@ export interface InvoiceScope {
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
 export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
-  const wallet = await db().wallet.findUnique({
-    where: { workspaceId_network: { workspaceId: scope.workspaceId, network: body.network } },
-    select: { address: true },
+  const record = await insertInvoice(scope, {
+    id: newId('invoice'),
+    amount: body.amount,
+    currency: body.currency,
+    network: body.network,
+    description: body.description ?? null,
+    metadata: body.metadata ?? {},
+    orderId: body.order_id ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + body.expires_in * 1000),
+    // Test invoices never need a wallet; live ones are only ever paid to the workspace's own.
+    fallbackAddress: scope.environment === 'test' ? TEST_PAY_ADDRESSES[NETWORK_FAMILY[body.network]] : null,
   });
-  if (!wallet && scope.environment === 'live') {
+  if (!record) {
     throw new AppError(
       'wallet_not_configured',
       `Live invoices on ${body.network} need a ${body.network} wallet: add one in the portal's Wallets page`,
     );
   }
-  const row = await db().invoice.create({
-    data: {
-      id: newId('invoice'),
-      workspaceId: scope.workspaceId,
-      environment: scope.environment,
-      amount: body.amount,
-      currency: body.currency,
-      network: body.network,
-      payAddress: wallet?.address ?? TEST_PAY_ADDRESSES[NETWORK_FAMILY[body.network]],
-      description: body.description ?? null,
-      metadata: body.metadata ?? {},
-      orderId: body.order_id ?? null,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + body.expires_in * 1000),
-    },
-  });
-  return toInvoiceResource(row, now);
+  return toInvoiceResource(record, now);
 }
 
 export async function getInvoice(scope: InvoiceScope, id: string, now = new Date()) {
-  const row = await db().invoice.findFirst({ where: { id, ...scope } });
-  if (!row) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
-  return toInvoiceResource(row, now);
-}
-
-function statusFilter(status: InvoiceStatus | undefined, now: Date): Prisma.InvoiceWhereInput {
-  switch (status) {
-    case undefined:
-      return {};
-    case 'pending':
-      return { status: 'pending', expiresAt: { gt: now } };
-    case 'expired':
-      return { status: 'pending', expiresAt: { lte: now } };
-    default:
-      return { status };
-  }
+  const record = await selectInvoice(scope, id);
+  if (!record) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
+  return toInvoiceResource(record, now);
 }
 
 /** Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first. */
 export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date()) {
-  let before: bigint | undefined;
-  if (query.starting_after) {
-    const cursor = await db().invoice.findFirst({ where: { id: query.starting_after, ...scope }, select: { seq: true } });
-    if (!cursor) {
-      throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
-        errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
-      });
-    }
-    before = cursor.seq;
+  const cursor = query.starting_after ?? null;
+  const rows = await selectInvoicePage(scope, { status: query.status ?? 'any', cursor, take: query.limit + 1, now });
+  if (rows.length === 0 && cursor && !(await invoiceExists(scope, cursor))) {
+    throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
+      errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
+    });
   }
-  const rows = await db().invoice.findMany({
-    where: { ...scope, ...statusFilter(query.status, now), ...(before !== undefined ? { seq: { lt: before } } : {}) },
-    orderBy: { seq: 'desc' },
-    take: query.limit + 1,
-  });
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   return {
@@ -135,5 +108,3 @@ function simulatedTxHash(): string {
   return `0x${randomBytes(32).toString('hex')}`;
 }
 
-export type { InvoiceRow };
-export type { Network };

@@ -1,13 +1,33 @@
-import type { Invoice } from '../generated/prisma/client';
 import type { Currency, Network } from './currencies';
 import type { InvoiceResource } from './schemas';
-import { effectiveStatus } from './state';
+import { effectiveStatus, type StoredInvoiceStatus } from './state';
 
-export type InvoiceRow = Invoice;
+type DecimalLike = string | { toFixed(): string };
+
+/** The fields of a stored invoice, as Prisma returns them or as lib/invoices/queries.ts maps raw rows. */
+export interface InvoiceRecord {
+  id: string;
+  environment: 'test' | 'live';
+  status: StoredInvoiceStatus;
+  amount: DecimalLike;
+  currency: string;
+  network: string;
+  payAddress: string;
+  description: string | null;
+  metadata: unknown;
+  orderId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt: Date | null;
+  cancelledAt: Date | null;
+  paymentTxHash: string | null;
+  paymentAmount: DecimalLike | null;
+  paymentSimulated: boolean | null;
+}
 
 /** Decimal → plain decimal string without exponent or trailing fractional zeros ("10.50" → "10.5"). */
-export function formatAmount(value: { toFixed(): string }): string {
-  const fixed = value.toFixed();
+export function formatAmount(value: DecimalLike): string {
+  const fixed = typeof value === 'string' ? value : value.toFixed();
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
 
@@ -16,7 +36,7 @@ function iso(value: Date | null): string | null {
 }
 
 /** The API representation of an invoice, with the status it has at `now`. */
-export function toInvoiceResource(row: InvoiceRow, now: Date): InvoiceResource {
+export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResource {
   return {
     id: row.id,
     object: 'invoice',
