@@ -21,7 +21,13 @@ export function db(): PrismaClient {
  * metering): named prepared statements, no ORM layer. Everything else goes through Prisma.
  */
 export function pool(): pg.Pool {
-  globalForPrisma.pool ??= new pg.Pool({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE });
+  if (!globalForPrisma.pool) {
+    const created = new pg.Pool({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE });
+    // An idle connection dropped by the server (restart, failover, pg_terminate_backend) is discarded by the
+    // pool; without a listener the 'error' event would crash the process. Requests in flight get their own error.
+    created.on('error', (error) => console.error(JSON.stringify({ level: 'warn', event: 'db_idle_connection_lost', message: error.message })));
+    globalForPrisma.pool = created;
+  }
   return globalForPrisma.pool;
 }
 

@@ -114,7 +114,9 @@ async function main() {
     const data = await seed(INVOICES);
     const { db, disconnectDb } = await import('../../lib/db');
 
-    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: RAISED_LIMITS, stdio: 'pipe' });
+    // BENCH_PROFILE=dir writes a V8 CPU profile of the server (summarise with scripts/bench/profile-summary.ts).
+    const profile = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
+    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...profile }, stdio: 'pipe' });
     const pid = server.child.pid ?? 0;
     const key = (secret: string) => ({ 'x-api-key': secret });
 
