@@ -137,6 +137,8 @@ export interface StartNextOptions {
   /** Path polled until it answers 200 (default /api/health). */
   healthPath?: string;
   timeoutMs?: number;
+  /** Extra flags for the node process running Next (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
 }
 
 /** Spawn `next start` (or `next dev`) and wait until healthPath answers 200. */
@@ -149,7 +151,7 @@ export async function startNext(options: StartNextOptions): Promise<NextServer> 
     ...(mode === 'start' ? { NODE_ENV: 'production' } : {}),
   });
   if (mode === 'dev') delete env.NODE_ENV;
-  const child = spawn(process.execPath, [NEXT_BIN, mode, '-p', String(port)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), NEXT_BIN, mode, '-p', String(port)], {
     cwd: PROJECT_ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',

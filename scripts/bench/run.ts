@@ -115,8 +115,8 @@ async function main() {
     const { db, disconnectDb } = await import('../../lib/db');
 
     // BENCH_PROFILE=dir writes a V8 CPU profile of the server (summarise with scripts/bench/profile-summary.ts).
-    const profile = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
-    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...profile }, stdio: 'pipe' });
+    const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
+    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: RAISED_LIMITS, stdio: 'pipe', nodeArgs });
     const pid = server.child.pid ?? 0;
     const key = (secret: string) => ({ 'x-api-key': secret });
 
