@@ -17,12 +17,22 @@ export function db(): PrismaClient {
 }
 
 /**
- * A plain pg pool for the few hot-path statements that run on every API request (authentication and
- * metering): named prepared statements, no ORM layer. Everything else goes through Prisma.
+ * A plain pg pool for the statements that run on every API request: authentication with metering, and the
+ * invoice reads. Named prepared statements, no ORM layer.
+ *
+ * Its sessions use synchronous_commit = off (unless METERING_DURABLE_COMMIT=true): the metering writes
+ * (usage counters, rate windows, last_used_at) commit without waiting for the WAL flush. Atomicity, the
+ * limits and isolation are unchanged; the only cost is that a PostgreSQL crash can lose the last fraction of
+ * a second of counter increments (never a double count). Durable data — invoices, keys, revocations — is
+ * never written through this pool.
  */
-export function pool(): pg.Pool {
+export function hotPathPool(): pg.Pool {
   if (!globalForPrisma.pool) {
-    const created = new pg.Pool({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE });
+    const created = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: env().DATABASE_POOL_SIZE,
+      options: env().METERING_DURABLE_COMMIT ? undefined : '-c synchronous_commit=off',
+    });
     // An idle connection dropped by the server (restart, failover, pg_terminate_backend) is discarded by the
     // pool; without a listener the 'error' event would crash the process. Requests in flight get their own error.
     created.on('error', (error) => console.error(JSON.stringify({ level: 'warn', event: 'db_idle_connection_lost', message: error.message })));

@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   PLAN_BUSINESS_MONTHLY_LIMIT: positiveInt(1_000_000),
   PLAN_BUSINESS_RATE_LIMIT: positiveInt(100),
   DATABASE_POOL_SIZE: positiveInt(10),
+  METERING_DURABLE_COMMIT: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,12 +1,13 @@
-import { pool } from '../db';
+import { db, hotPathPool } from '../db';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
 
 /**
- * The invoice statements on the API's hot paths, as single prepared statements on the plain pg pool:
- * read by id, a page of the list with its cursor resolved in the same statement, and create with the
- * wallet lookup in the same statement. Every statement is scoped by workspace and environment.
+ * The invoice statements on the API's hot paths, one round trip each: read by id and a page of the list
+ * (prepared statements on the hot-path pool, the cursor resolved inside the page's statement), and create
+ * with the wallet lookup inside the INSERT (through Prisma, for a durable commit). Every statement is
+ * scoped by workspace and environment.
  */
 interface InvoiceSqlRow {
   id: string;
@@ -60,7 +61,7 @@ export interface Scope {
 }
 
 export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRecord | null> {
-  const { rows } = await pool().query<InvoiceSqlRow>({
+  const { rows } = await hotPathPool().query<InvoiceSqlRow>({
     name: 'invoice-by-id',
     text: `SELECT ${COLUMNS} FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
     values: [id, scope.workspaceId, scope.environment],
@@ -94,7 +95,7 @@ export async function selectInvoicePage(scope: Scope, options: { status: ListSta
   if (options.cursor) {
     conditions.push(`seq < (SELECT c.seq FROM invoices c WHERE c.id = ${param(options.cursor)} AND c.workspace_id = $1 AND c.environment = $2::"Environment")`);
   }
-  const { rows } = await pool().query<InvoiceSqlRow>({
+  const { rows } = await hotPathPool().query<InvoiceSqlRow>({
     name: `invoice-page-${options.status}-${options.cursor ? 'after-cursor' : 'first'}`,
     text: `SELECT ${COLUMNS} FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $3`,
     values,
@@ -103,7 +104,7 @@ export async function selectInvoicePage(scope: Scope, options: { status: ListSta
 }
 
 export async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
-  const { rowCount } = await pool().query({
+  const { rowCount } = await hotPathPool().query({
     name: 'invoice-exists',
     text: `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
     values: [id, scope.workspaceId, scope.environment],
@@ -130,27 +131,25 @@ export interface NewInvoice {
  * none. Returns null (nothing written) when there is neither: a live invoice without a wallet.
  */
 export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<InvoiceRecord | null> {
-  const { rows } = await pool().query<InvoiceSqlRow>({
-    name: 'invoice-insert',
-    text: `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
+  // Through Prisma's pool (durable commits), not the hot-path pool: an invoice must survive a crash.
+  const rows = await db().$queryRawUnsafe<InvoiceSqlRow[]>(
+    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
       INSERT INTO invoices (id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id, created_at, expires_at)
-      SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11, $12
+      SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
       WHERE EXISTS (SELECT 1 FROM wallet) OR $7::text IS NOT NULL
       RETURNING ${COLUMNS}`,
-    values: [
-      invoice.id,
-      scope.workspaceId,
-      scope.environment,
-      invoice.amount,
-      invoice.network,
-      invoice.currency,
-      invoice.fallbackAddress,
-      invoice.description,
-      JSON.stringify(invoice.metadata),
-      invoice.orderId,
-      invoice.createdAt,
-      invoice.expiresAt,
-    ],
-  });
+    invoice.id,
+    scope.workspaceId,
+    scope.environment,
+    invoice.amount,
+    invoice.network,
+    invoice.currency,
+    invoice.fallbackAddress,
+    invoice.description,
+    JSON.stringify(invoice.metadata),
+    invoice.orderId,
+    invoice.createdAt,
+    invoice.expiresAt,
+  );
   return rows[0] ? toRecord(rows[0]) : null;
 }

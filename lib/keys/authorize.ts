@@ -1,4 +1,4 @@
-import { pool } from '../db';
+import { hotPathPool } from '../db';
 import { allPlans, type PlanLimits, type PlanName } from '../plans';
 import type { Scope } from '../scopes';
 import { monthPeriod, startOfUtcDay } from '../usage/period';
@@ -121,7 +121,7 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
   const period = monthPeriod(now);
   const day = startOfUtcDay(now).toISOString().slice(0, 10);
 
-  const { rows } = await pool().query<AuthorizeRow>({
+  const { rows } = await hotPathPool().query<AuthorizeRow>({
     name: 'authorize-api-key',
     text: AUTHORIZE_SQL,
     values: [hash, JSON.stringify(apiPlans), period, day, exemptFromMonthlyLimit],
