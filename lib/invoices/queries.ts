@@ -1,4 +1,4 @@
-import { db, hotPathPool } from '../db';
+import { durablePool, hotPathPool } from '../db';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
@@ -6,7 +6,7 @@ import type { StoredInvoiceStatus } from './state';
 /**
  * The invoice statements on the API's hot paths, one round trip each: read by id and a page of the list
  * (prepared statements on the hot-path pool, the cursor resolved inside the page's statement), and create
- * with the wallet lookup inside the INSERT (through Prisma, for a durable commit). Every statement is
+ * with the wallet lookup inside the INSERT (on the durable pool). Every statement is
  * scoped by workspace and environment.
  */
 interface InvoiceSqlRow {
@@ -131,25 +131,28 @@ export interface NewInvoice {
  * none. Returns null (nothing written) when there is neither: a live invoice without a wallet.
  */
 export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<InvoiceRecord | null> {
-  // Through Prisma's pool (durable commits), not the hot-path pool: an invoice must survive a crash.
-  const rows = await db().$queryRawUnsafe<InvoiceSqlRow[]>(
-    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
+  // On the durable pool, not the hot-path pool: an invoice must survive a crash.
+  const { rows } = await durablePool().query<InvoiceSqlRow>({
+    name: 'invoice-insert',
+    text: `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
       INSERT INTO invoices (id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id, created_at, expires_at)
       SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
       WHERE EXISTS (SELECT 1 FROM wallet) OR $7::text IS NOT NULL
       RETURNING ${COLUMNS}`,
-    invoice.id,
-    scope.workspaceId,
-    scope.environment,
-    invoice.amount,
-    invoice.network,
-    invoice.currency,
-    invoice.fallbackAddress,
-    invoice.description,
-    JSON.stringify(invoice.metadata),
-    invoice.orderId,
-    invoice.createdAt,
-    invoice.expiresAt,
-  );
+    values: [
+      invoice.id,
+      scope.workspaceId,
+      scope.environment,
+      invoice.amount,
+      invoice.network,
+      invoice.currency,
+      invoice.fallbackAddress,
+      invoice.description,
+      JSON.stringify(invoice.metadata),
+      invoice.orderId,
+      invoice.createdAt,
+      invoice.expiresAt,
+    ],
+  });
   return rows[0] ? toRecord(rows[0]) : null;
 }
