@@ -34,6 +34,8 @@ function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   if (!endpoint.exemptFromMonthlyLimit) codes.add('monthly_limit_exceeded');
   if (endpoint.scope) codes.add('missing_scope');
   if (endpoint.method === 'POST') IDEMPOTENCY_ERRORS.forEach((code) => codes.add(code));
+  if (endpoint.body) ['validation_failed', 'malformed_json', 'payload_too_large'].forEach((code) => codes.add(code as ErrorCode));
+  if (endpoint.query || endpoint.params) codes.add('validation_failed');
   return [...codes];
 }
 
