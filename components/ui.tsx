@@ -90,3 +90,30 @@ export function formatDate(value: Date | string | null): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+export interface TableColumn {
+  label: string;
+  /** Visually hidden header (e.g. an actions column), still read by screen readers. */
+  hidden?: boolean;
+  align?: 'left' | 'right';
+}
+
+/** A responsive table with a header row; the page supplies the body rows. */
+export function DataTable({ columns, testId, children }: { columns: TableColumn[]; testId?: string; children: ReactNode }) {
+  return (
+    <div className="-mx-4 overflow-x-auto sm:mx-0">
+      <table className="min-w-full text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
+          <tr>
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={cx('px-3 py-2', column.align === 'right' && 'text-right')}>
+                {column.hidden ? <span className="sr-only">{column.label}</span> : column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
