@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 /** Presentational building blocks shared by the portal pages. No data access, no actions. */
 
@@ -114,6 +114,31 @@ export function DataTable({ columns, testId, children }: { columns: TableColumn[
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
+    </div>
+  );
+}
+
+/** A labelled text input with an optional hint and error, wired for screen readers (aria-describedby). */
+export function TextField({
+  name,
+  label,
+  hint,
+  error,
+  ...input
+}: { name: string; label: ReactNode; hint?: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>) {
+  const describedBy = [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={name} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input id={name} name={name} aria-invalid={Boolean(error)} aria-describedby={describedBy} className={`mt-1 ${inputClass}`} {...input} />
+      {hint ? (
+        <p id={`${name}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${name}-error`} message={error} />
     </div>
   );
 }
