@@ -36,6 +36,8 @@ function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   if (endpoint.method === 'POST') IDEMPOTENCY_ERRORS.forEach((code) => codes.add(code));
   if (endpoint.body) ['validation_failed', 'malformed_json', 'payload_too_large'].forEach((code) => codes.add(code as ErrorCode));
   if (endpoint.query || endpoint.params) codes.add('validation_failed');
+  // A path segment that is not valid percent-encoding names no operation (answered before routing, see proxy.ts).
+  if (endpoint.params) codes.add('route_not_found');
   return [...codes];
 }
 

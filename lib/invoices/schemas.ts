@@ -11,6 +11,18 @@ const MAX_AMOUNT_INTEGER_DIGITS = 20;
 export const ENVIRONMENT_FIELD_HINT =
   'The environment is not chosen in the body: it is the calling key\'s (test_ or live_ prefix). Remove this field.';
 
+/**
+ * Free text is stored in PostgreSQL (text and jsonb), which refuses the NUL character and cannot hold an
+ * unpaired UTF-16 surrogate (it would silently become U+FFFD). Refuse both up front with a 400.
+ */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function storableText(field: string, max: number, message: string) {
+  return z
+    .string()
+    .max(max, message)
+    .refine((value) => !UNSTORABLE_TEXT.test(value), `${field} must not contain NUL characters or unpaired surrogates`);
+}
+
 export const InvoiceId = z.string().regex(INVOICE_ID_PATTERN).describe('Invoice id, `inv_` followed by 24 base62 characters');
 
 const Amount = z
@@ -29,9 +41,13 @@ const Amount = z
   .meta({ example: '49.99' });
 
 const Metadata = z
-  .record(z.string().min(1).max(40, 'metadata keys are at most 40 characters'), z.string().max(500, 'metadata values are at most 500 characters'), {
-    error: 'metadata must be an object of string values',
-  })
+  .record(
+    storableText('metadata keys', 40, 'metadata keys are at most 40 characters').min(1),
+    storableText('metadata values', 500, 'metadata values are at most 500 characters'),
+    {
+      error: 'metadata must be an object of string values',
+    },
+  )
   .refine((value) => Object.keys(value).length <= 20, 'metadata has at most 20 keys')
   .describe('Up to 20 string keys (≤ 40 chars) with string values (≤ 500 chars)')
   .meta({ example: { customer_id: 'cus_42' } });
@@ -41,9 +57,9 @@ export const CreateInvoiceBody = z
     amount: Amount,
     currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(', ')}` }),
     network: z.enum(NETWORKS, { error: `network must be one of ${NETWORKS.join(', ')}` }),
-    description: z.string().max(500, 'description is at most 500 characters').optional(),
+    description: storableText('description', 500, 'description is at most 500 characters').optional(),
     metadata: Metadata.optional(),
-    order_id: z.string().min(1).max(128, 'order_id is at most 128 characters').optional(),
+    order_id: storableText('order_id', 128, 'order_id is at most 128 characters').min(1).optional(),
     expires_in: z
       .number({ error: 'expires_in must be an integer number of seconds' })
       .int('expires_in must be an integer number of seconds')

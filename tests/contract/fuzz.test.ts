@@ -56,6 +56,13 @@ describe('contract fuzzing', () => {
     fc.constantFrom('10.50', '0', '-1', '1e3', '0.0000001', '99999999999999999999999', ' 1', '1.', '.5', '007'),
     fc.stringMatching(/^\d{1,22}(\.\d{0,20})?$/),
   );
+  // Text a client may send inside JSON strings: any code point, lone surrogates, NUL and other controls.
+  const hostileText = (max: number) =>
+    fc.oneof(
+      fc.string({ maxLength: max }),
+      fc.string({ maxLength: max, unit: 'binary' }),
+      fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udbff\udfff', '\u202e\u0007\u001b', '😀'),
+    );
   const validishBody = fc.record(
     {
       amount,
@@ -81,8 +88,9 @@ describe('contract fuzzing', () => {
       amount: fc.stringMatching(/^[1-9]\d{0,5}(\.\d{1,6})?$/),
       currency: fc.constant('USDT'),
       network: fc.constantFrom('ethereum', 'polygon', 'tron'),
-      description: fc.string({ maxLength: 100 }),
-      metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+      description: hostileText(100),
+      metadata: fc.dictionary(hostileText(10).filter((key) => key.length > 0), hostileText(10), { maxKeys: 3 }),
+      order_id: hostileText(20).filter((id) => id.length > 0),
       expires_in: fc.integer({ min: 300, max: 604800 }),
     },
     { requiredKeys: ['amount', 'currency', 'network'] },
@@ -97,7 +105,13 @@ describe('contract fuzzing', () => {
     fc.constant({}),
   );
 
-  const pathId = fc.oneof(fc.nat({ max: 4 }).map((i) => ({ existing: i })), fc.string({ maxLength: 40 }).map((s) => ({ raw: s })), fc.stringMatching(/^inv_[0-9A-Za-z]{24}$/).map((s) => ({ raw: s })));
+  const pathId = fc.oneof(
+    fc.nat({ max: 4 }).map((i) => ({ existing: i })),
+    fc.string({ maxLength: 40 }).map((s) => ({ raw: s })),
+    fc.stringMatching(/^inv_[0-9A-Za-z]{24}$/).map((s) => ({ raw: s })),
+    // Sent as is, not encoded: malformed percent-encoding such as %E0%A4%A or a bare %.
+    fc.oneof(fc.constantFrom('%', '%E0%A4%A', '%zz', '%C3', 'inv_%', '%00', '%2F'), fc.stringMatching(/^[A-Za-z0-9_%]{1,12}$/)).map((s) => ({ verbatim: s })),
+  );
   const query = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status', 'starting_after'), fc.string({ maxLength: 8 })), fc.string({ maxLength: 30 }), { maxKeys: 3 });
 
   const route = fc.constantFrom(
@@ -148,7 +162,12 @@ describe('contract fuzzing', () => {
         }
         if (input.idempotencyKey !== undefined) headers['Idempotency-Key'] = input.idempotencyKey;
 
-        const id = 'existing' in input.pathId ? invoiceIds[input.pathId.existing]! : encodeURIComponent(input.pathId.raw) || 'x';
+        const id =
+          'existing' in input.pathId
+            ? invoiceIds[input.pathId.existing]!
+            : 'verbatim' in input.pathId
+              ? input.pathId.verbatim
+              : encodeURIComponent(input.pathId.raw) || 'x';
         const search = new URLSearchParams(input.query).toString();
         const path = input.route.path.replace('{id}', id) + (search ? `?${search}` : '');
         const options: { headers: Record<string, string>; body?: unknown; rawBody?: string; base: string } = { headers, base: instance.baseUrl };
