@@ -96,11 +96,12 @@ export function errorResponse(error: unknown, requestId: string, headers: Record
       message: error instanceof Error ? error.message.slice(0, 500) : undefined,
     }),
   );
+  // The RateLimit headers of an authenticated request stay on its 500/503 too (SPEC §3.2: every authenticated response).
   return unavailable
     ? problemResponse('service_unavailable', 'The service is temporarily unavailable. Retry shortly', requestId, {
-        headers: { 'Retry-After': '1' },
+        headers: { ...headers, 'Retry-After': '1' },
       })
-    : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId);
+    : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId, { headers });
 }
 
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', 'P1001', 'P1017']);

@@ -34,7 +34,7 @@ export type Authorization =
   | { outcome: 'unknown' }
   | { outcome: 'revoked' }
   | { outcome: 'no_api_access'; plan: PlanName }
-  | { outcome: 'monthly_limit_exceeded'; key: AuthorizedKey; monthlyRequests: number }
+  | { outcome: 'monthly_limit_exceeded'; key: AuthorizedKey; monthlyRequests: number; rate: RateWindow | null }
   | { outcome: 'rate_limited'; key: AuthorizedKey; monthlyRequests: number; rate: RateWindow }
   | { outcome: 'ok'; key: AuthorizedKey; monthlyRequests: number; counted: boolean; rate: RateWindow };
 
@@ -146,7 +146,9 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
 
   const counted = row.counted_count !== null;
   const monthlyRequests = row.counted_count ?? row.previous_count ?? 0;
-  if (!counted && !exemptFromMonthlyLimit) return { outcome: 'monthly_limit_exceeded', key, monthlyRequests };
+  if (!counted && !exemptFromMonthlyLimit) {
+    return { outcome: 'monthly_limit_exceeded', key, monthlyRequests, rate: await currentRateWindow(key.id, plan.rateLimitPerSecond) };
+  }
 
   const rate: RateWindow = {
     limit: plan.rateLimitPerSecond,
@@ -155,4 +157,24 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
   };
   if (rate.used > rate.limit) return { outcome: 'rate_limited', key, monthlyRequests, rate };
   return { outcome: 'ok', key, monthlyRequests, counted, rate };
+}
+
+/**
+ * The key's current one-second window, read without counting: for the RateLimit header of a request refused
+ * for the monthly allowance (that request is not counted anywhere, so the statement above did not touch the
+ * window). A second round trip, but only on that refusal; when it fails the header simply omits the item.
+ */
+async function currentRateWindow(keyId: number, limit: number): Promise<RateWindow | null> {
+  try {
+    const { rows } = await hotPathPool().query<{ used: number; window_start: Date }>({
+      name: 'current-rate-window',
+      text: `SELECT date_trunc('second', now()) AS window_start,
+                    COALESCE((SELECT count FROM rate_limit_windows WHERE key_id = $1 AND window_start = date_trunc('second', now())), 0) AS used`,
+      values: [keyId],
+    });
+    const row = rows[0];
+    return row ? { limit, used: row.used, windowStart: row.window_start } : null;
+  } catch {
+    return null;
+  }
 }

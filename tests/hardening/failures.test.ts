@@ -50,6 +50,8 @@ describe('failure paths', () => {
         expect(result.status, result.text).toBe(500);
         expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(result.json).toMatchObject({ status: 500, code: 'internal_error', request_id: result.headers.get('request-id') });
+        // The key was authenticated and counted before the failure: its RateLimit headers stay on the 500.
+        expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
         expectNoLeak(result, account.secret);
       }
     } finally {
