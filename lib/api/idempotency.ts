@@ -56,16 +56,17 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-async function claim(scope: IdempotencyScope, fingerprint: string): Promise<boolean> {
-  const rows = await db().$queryRaw<{ claimed: boolean }[]>`
+/** Claims the key; returns the claim's created_at (which identifies it) or null when another request holds the key. */
+async function claim(scope: IdempotencyScope, fingerprint: string): Promise<Date | null> {
+  const rows = await db().$queryRaw<{ created_at: Date }[]>`
     INSERT INTO idempotency_records AS r (workspace_id, environment, key, request_hash, created_at)
     VALUES (${scope.workspaceId}, ${scope.environment}::"Environment", ${scope.key}, ${fingerprint}, now())
     ON CONFLICT (workspace_id, environment, key) DO UPDATE
       SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL, created_at = now()
       WHERE r.created_at < now() - make_interval(hours => ${RETENTION_HOURS})
          OR (r.response_status IS NULL AND r.created_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
-    RETURNING true AS claimed`;
-  return rows.length === 1;
+    RETURNING r.created_at`;
+  return rows[0]?.created_at ?? null;
 }
 
 async function existing(scope: IdempotencyScope) {
@@ -87,8 +88,10 @@ export async function runIdempotently(
   execute: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+  let claimedAt: Date | null;
   for (;;) {
-    if (await claim(scope, fingerprint)) break;
+    claimedAt = await claim(scope, fingerprint);
+    if (claimedAt) break;
     const record = await existing(scope);
     if (!record) continue; // released or pruned between our two reads: try to claim again
     if (record.requestHash !== fingerprint) {
@@ -107,18 +110,21 @@ export async function runIdempotently(
   }
   if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
 
-  const where = { workspaceId_environment_key: { workspaceId: scope.workspaceId, environment: scope.environment, key: scope.key } };
+  // Only our own claim is released or completed (same created_at, still in flight): should this request
+  // outlive STALE_CLAIM_SECONDS and another take the claim over, the other request's record is left alone.
+  const ours = { workspaceId: scope.workspaceId, environment: scope.environment, key: scope.key, createdAt: claimedAt, responseStatus: null };
+  const release = () => db().idempotencyRecord.deleteMany({ where: ours }).catch(() => undefined);
   let response: StoredResponse;
   try {
     response = await execute();
   } catch (error) {
-    await db().idempotencyRecord.delete({ where }).catch(() => undefined);
+    await release();
     throw error;
   }
   if (response.status >= 500) {
-    await db().idempotencyRecord.delete({ where }).catch(() => undefined);
+    await release();
   } else {
-    await db().idempotencyRecord.update({ where, data: { responseStatus: response.status, responseBody: response.body } });
+    await db().idempotencyRecord.updateMany({ where: ours, data: { responseStatus: response.status, responseBody: response.body } });
   }
   return { replayed: false, response };
 }

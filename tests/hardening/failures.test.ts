@@ -62,6 +62,30 @@ describe('failure paths', () => {
     expect(after.json.status).toBe('pending');
   });
 
+  it('a 500 is never stored under an Idempotency-Key: the claim is released and the retry creates the invoice', async () => {
+    const account = await seedAccount();
+    const send = () =>
+      call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'retry-after-500' }, base: instance.baseUrl });
+    await admin.query('ALTER TABLE invoices RENAME COLUMN currency TO currency_broken');
+    let failed: CallResult;
+    try {
+      failed = await send();
+    } finally {
+      await admin.query('ALTER TABLE invoices RENAME COLUMN currency_broken TO currency');
+    }
+    expect(failed.status, failed.text).toBe(500);
+    expectNoLeak(failed, account.secret);
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM idempotency_records WHERE workspace_id = $1', [account.workspace.id]);
+    expect(rows[0].n).toBe(0);
+
+    const retried = await send();
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const again = await send();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.id).toBe(retried.json.id);
+  });
+
   it('a database connection lost mid-request → 503 service_unavailable without leaks; the next request succeeds', async () => {
     const account = await seedAccount();
     const id = (await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, base: instance.baseUrl })).json.id as string;

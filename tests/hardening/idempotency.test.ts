@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
+import { pruneIdempotencyRecords, requestFingerprint } from '@/lib/api/idempotency';
+import { createKey, invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
 const post = (secret: string, idempotencyKey: string, body: unknown = VALID_INVOICE) =>
@@ -56,7 +57,6 @@ describe('Idempotency-Key', () => {
   it('while the first request is in flight → 409 idempotency_key_in_use', async () => {
     const account = await seedAccount();
     // A claim without a response, as another instance holds while it is processing the first request.
-    const { requestFingerprint } = await import('@/lib/api/idempotency');
     await db().idempotencyRecord.create({
       data: {
         workspaceId: account.workspace.id,
@@ -67,6 +67,48 @@ describe('Idempotency-Key', () => {
     });
     expectProblem(await post(account.secret, 'in-flight'), 409, 'idempotency_key_in_use');
     expect(await invoiceCount(account.workspace.id)).toBe(0);
+  });
+
+  it('a claim whose request died (in flight for over a minute) is taken over: the retry runs once', async () => {
+    const account = await seedAccount();
+    await db().idempotencyRecord.create({
+      data: {
+        workspaceId: account.workspace.id,
+        environment: 'test',
+        key: 'crashed',
+        requestHash: requestFingerprint('POST', '/v1/invoices', VALID_INVOICE),
+        createdAt: new Date(Date.now() - 2 * 60 * 1000),
+      },
+    });
+    const [first, second] = [await post(account.secret, 'crashed'), await post(account.secret, 'crashed')];
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.json.id).toBe(first.json.id);
+    expect(await invoiceCount(account.workspace.id)).toBe(1);
+  });
+
+  it('the same key value under a test key and a live key of one workspace is independent', async () => {
+    const account = await seedAccount({ environment: 'live' });
+    const testKey = await createKey(account.workspace.id, { environment: 'test' });
+    const live = await post(account.secret, 'per-environment'); // no wallet: 422, stored for the live environment
+    const test = await post(testKey.secret, 'per-environment');
+    expectProblem(live, 422, 'wallet_not_configured');
+    expect(test.status).toBe(201);
+    expect(test.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('pruning deletes only records past 24 h', async () => {
+    const account = await seedAccount();
+    await post(account.secret, 'prune-old');
+    await post(account.secret, 'prune-new');
+    await db().idempotencyRecord.updateMany({
+      where: { workspaceId: account.workspace.id, key: 'prune-old' },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    expect(await pruneIdempotencyRecords()).toBeGreaterThanOrEqual(1);
+    const left = await db().idempotencyRecord.findMany({ where: { workspaceId: account.workspace.id }, select: { key: true } });
+    expect(left.map((record) => record.key)).toEqual(['prune-new']);
   });
 
   it('domain refusals are stored and replayed too (422 wallet_not_configured)', async () => {
