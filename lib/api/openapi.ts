@@ -41,16 +41,19 @@ function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   return [...codes];
 }
 
-const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+const header = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({ description, required, schema });
 
 const HEADERS = {
-  RequestId: header('Unique id of this request (req_…); quote it to support'),
-  RateLimitPolicy: header('Quota policies: "per-second" (per key) and "monthly" (per workspace), IETF ratelimit-headers draft'),
-  RateLimit: header('Remaining quota and seconds to reset for each policy'),
-  RetryAfter: header('Seconds to wait before retrying', { type: 'integer' }),
+  RequestId: header('Unique id of this request (req_…); quote it to support', { type: 'string', pattern: '^req_' }, true),
+  RateLimitPolicy: header('Quota policies: "per-second" (per key) and "monthly" (per workspace), IETF ratelimit-headers draft', { type: 'string' }, true),
+  RateLimit: header('Remaining quota and seconds to reset for each policy', { type: 'string' }, true),
+  // Present on every response of an authenticated request; absent when the request failed before (401, unknown route).
+  RateLimitPolicyIfAuthenticated: header('As RateLimit-Policy; present once the key was authenticated and its plan has API access'),
+  RateLimitIfAuthenticated: header('As RateLimit; present once the key was authenticated and its plan has API access'),
+  RetryAfter: header('Seconds to wait before retrying', { type: 'integer', minimum: 1 }, true),
   IdempotentReplayed: header('"true" when the response is the stored result of an earlier request with the same Idempotency-Key'),
   Allow: header('Methods the path supports'),
-  WWWAuthenticate: header('Bearer challenge (RFC 6750)'),
+  WWWAuthenticate: header('Bearer challenge (RFC 6750)', { type: 'string', pattern: '^Bearer realm="api"' }, true),
 };
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -64,6 +67,10 @@ function errorResponses(codes: ErrorCode[]) {
   const responses: Record<string, unknown> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { 'Request-Id': ref('RequestId') };
+    if (status !== 401) {
+      headers['RateLimit-Policy'] = ref('RateLimitPolicyIfAuthenticated');
+      headers.RateLimit = ref('RateLimitIfAuthenticated');
+    }
     if (status === 401) headers['WWW-Authenticate'] = ref('WWWAuthenticate');
     if (status === 429 || status === 503) headers['Retry-After'] = ref('RetryAfter');
     responses[String(status)] = {

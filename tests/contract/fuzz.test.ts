@@ -12,6 +12,11 @@ import { call } from '../support/http';
  * request writes nothing.
  */
 const SEED = 20261122;
+const REFUSED_BEFORE_HANDLER = new Set([
+  'missing_api_key', 'invalid_api_key', 'revoked_api_key', 'plan_without_api_access', 'missing_scope', 'monthly_limit_exceeded',
+  'rate_limited', 'validation_failed', 'malformed_json', 'payload_too_large', 'route_not_found', 'method_not_allowed',
+  'idempotency_key_reused', 'idempotency_key_in_use',
+]);
 const RUNS = 400;
 
 describe('contract fuzzing', () => {
@@ -130,13 +135,14 @@ describe('contract fuzzing', () => {
   const request = fc.record({ route, header: headerVariant, body, pathId, query, idempotencyKey: fc.option(printable(300), { nil: undefined }) });
 
   async function snapshot() {
-    const [invoices, changed, usage, trialUsage] = await Promise.all([
+    const [invoices, changed, usage, trialUsage, idempotency] = await Promise.all([
       db().invoice.count({ where: { workspaceId } }),
       db().invoice.count({ where: { workspaceId, NOT: { status: 'pending' } } }),
       db().usageMonthly.aggregate({ where: { workspaceId }, _sum: { count: true } }),
       db().usageMonthly.aggregate({ where: { workspaceId: trialWorkspaceId }, _sum: { count: true } }),
+      db().idempotencyRecord.count({ where: { workspaceId } }),
     ]);
-    return { invoices, changed, usage: usage._sum.count ?? 0, trialUsage: trialUsage._sum.count ?? 0 };
+    return { invoices, changed, usage: usage._sum.count ?? 0, trialUsage: trialUsage._sum.count ?? 0, idempotency };
   }
 
   it(`${RUNS} generated requests: no 5xx, problems everywhere, the document holds, rejected requests write nothing`, async () => {
@@ -190,6 +196,8 @@ describe('contract fuzzing', () => {
           expect(result.json).toMatchObject({ status: result.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
           expect(result.json.type).toBe(`/docs/errors#${result.json.code}`);
           expect({ invoices: after.invoices, changed: after.changed }).toEqual({ invoices: before.invoices, changed: before.changed });
+          // Refused before the handler ran: not even an Idempotency-Key record is left behind.
+          if (REFUSED_BEFORE_HANDLER.has(result.json.code)) expect(after.idempotency).toBe(before.idempotency);
           if (result.status === 401 || result.json.code === 'plan_without_api_access') {
             expect(after.usage).toBe(before.usage);
             expect(after.trialUsage).toBe(before.trialUsage);

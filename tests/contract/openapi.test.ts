@@ -6,6 +6,8 @@ import { assertMatchesContract, fetchDocument, validateDocument } from '../suppo
 import { monthlyCount, seedAccount } from '../support/fixtures';
 import { baseUrl, call } from '../support/http';
 
+const PROBLEM_401 = { type: '/docs/errors#missing_api_key', title: 'Missing API key', status: 401, detail: 'x', code: 'missing_api_key', request_id: 'req_x' };
+
 const APP_V1 = path.resolve(import.meta.dirname, '..', '..', 'app', 'v1');
 
 /** The API paths the app serves: every app/v1/** /route.ts except the catch-alls for unknown routes. */
@@ -59,6 +61,19 @@ describe('OpenAPI document', () => {
     await expect(
       assertMatchesContract(baseUrl(), 'GET', '/v1/invoices/inv_x', 404, 'application/problem+json', { code: 'nope' }),
     ).rejects.toThrow(/does not match/);
+  });
+
+  it('the response check enforces documented headers', async () => {
+    const withRequestId = new Headers({ 'Request-Id': 'req_x', 'RateLimit-Policy': 'p', RateLimit: 'r' });
+    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'application/problem+json', PROBLEM_401, withRequestId)).rejects.toThrow(
+      /required header WWW-Authenticate/,
+    );
+    await expect(
+      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'application/problem+json', PROBLEM_401, new Headers({ 'WWW-Authenticate': 'Bearer realm="api"' })),
+    ).rejects.toThrow(/required header Request-Id/);
+    await expect(
+      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 429, 'application/problem+json', { ...PROBLEM_401, status: 429, code: 'rate_limited' }, new Headers({ 'Request-Id': 'req_x', 'Retry-After': 'soon' })),
+    ).rejects.toThrow(/Retry-After/);
   });
 
   it('a real response passes the check', async () => {

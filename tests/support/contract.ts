@@ -51,7 +51,9 @@ function pointer(...segments: string[]): string {
 
 /**
  * Throws when a response of a documented operation does not match the document: undocumented status,
- * wrong content type, or a body that fails the schema. Undocumented paths/methods are not checked here.
+ * wrong content type, a body that fails the schema, or (when `headers` are given) a header the response
+ * object marks required that is missing, or any documented header whose value fails its schema.
+ * Undocumented paths/methods are not checked here.
  */
 export async function assertMatchesContract(
   baseUrl: string,
@@ -60,6 +62,7 @@ export async function assertMatchesContract(
   status: number,
   contentType: string | null,
   body: unknown,
+  headers?: Headers,
 ): Promise<void> {
   contract ??= load(baseUrl);
   const { document, ajv, validators, matchers } = await contract;
@@ -81,4 +84,19 @@ export async function assertMatchesContract(
     validators.set(key, validate);
   }
   if (!validate(body)) throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
+  if (headers) checkHeaders(document, ajv, response.headers ?? {}, headers, where);
+}
+
+function checkHeaders(document: Json, ajv: Ajv2020, declared: Record<string, Json>, actual: Headers, where: string) {
+  for (const [name, entry] of Object.entries(declared)) {
+    const header = typeof entry.$ref === 'string' ? document.components.headers[entry.$ref.split('/').pop()!] : entry;
+    const value = actual.get(name);
+    if (value === null) {
+      if (header.required) throw new Error(`${where}: required header ${name} is missing`);
+      continue;
+    }
+    const schema = header.schema ?? {};
+    const typed = schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+    if (!ajv.validate(schema, typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
+  }
 }

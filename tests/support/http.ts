@@ -41,7 +41,7 @@ export async function call(method: string, path: string, options: CallOptions = 
     json = undefined;
   }
   // Every response a test receives from a documented operation is checked against the OpenAPI document.
-  await assertMatchesContract(options.base ?? baseUrl(), method, path, response.status, response.headers.get('content-type'), json);
+  await assertMatchesContract(options.base ?? baseUrl(), method, path, response.status, response.headers.get('content-type'), json, response.headers);
   return { status: response.status, headers: response.headers, json, text };
 }
 
