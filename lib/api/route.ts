@@ -6,14 +6,21 @@ import { buildOpenApiDocument } from './openapi';
 
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
+/** What a /v1 route file exports. OPTIONS is ours too: Next's automatic answer would list every exported method in Allow. */
+type RouteExports = Record<RouteMethod | 'OPTIONS', RouteHandler>;
+
+/** OPTIONS: 204 with the methods the path really supports (HEAD is answered by Next from GET). */
+function options(allow: string): RouteHandler {
+  return async () => new Response(null, { status: 204, headers: { Allow: allow, 'Cache-Control': 'no-store', 'Request-Id': newRequestId() } });
+}
 
 /**
  * The exports of one /v1 route file: each endpoint's method through withApiKey, every other method a
  * 405 problem with an Allow header.
  */
-export function apiRoute(...endpoints: AnyEndpoint[]): Record<RouteMethod, RouteHandler> {
+export function apiRoute(...endpoints: AnyEndpoint[]): RouteExports {
   const allow = endpoints.map((endpoint) => endpoint.method).join(', ');
-  const handlers = {} as Record<RouteMethod, RouteHandler>;
+  const handlers = { OPTIONS: options(allow) } as RouteExports;
   for (const method of ROUTE_METHODS) {
     const endpoint = endpoints.find((candidate) => candidate.method === method);
     handlers[method] = endpoint ? withApiKey(endpoint) : methodNotAllowed(method, allow);
@@ -27,23 +34,28 @@ function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
 }
 
 /** Any path under /v1 that names no operation. */
-export function unknownRoute(): Record<RouteMethod, RouteHandler> {
+export function unknownRoute(): RouteExports {
   const handler: RouteHandler = async (request) =>
     errorResponse(new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`), newRequestId());
-  return Object.fromEntries(ROUTE_METHODS.map((method) => [method, handler])) as Record<RouteMethod, RouteHandler>;
+  return Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports;
 }
 
 /** GET /v1/openapi.json: public (no key, not counted), built once per process. */
-export function openApiRoute(): Record<RouteMethod, RouteHandler> {
+export function openApiRoute(): RouteExports {
   let document: string | undefined;
-  const handlers = {} as Record<RouteMethod, RouteHandler>;
+  const handlers = { OPTIONS: options('GET') } as RouteExports;
   for (const method of ROUTE_METHODS) {
     handlers[method] =
       method === 'GET'
         ? async () => {
-            document ??= JSON.stringify(buildOpenApiDocument());
+            const requestId = newRequestId();
+            try {
+              document ??= JSON.stringify(buildOpenApiDocument());
+            } catch (error) {
+              return errorResponse(error, requestId); // a problem document, not Next's bare 500
+            }
             return new Response(document, {
-              headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Request-Id': newRequestId() },
+              headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Request-Id': requestId },
             });
           }
         : methodNotAllowed(method, 'GET');

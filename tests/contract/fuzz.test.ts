@@ -132,7 +132,11 @@ describe('contract fuzzing', () => {
     { method: 'GET', path: '/v1/unknown/{id}' },
   );
 
-  const request = fc.record({ route, header: headerVariant, body, pathId, query, idempotencyKey: fc.option(printable(300), { nil: undefined }) });
+  const contentType = fc.option(
+    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''),
+    { nil: undefined },
+  );
+  const request = fc.record({ route, header: headerVariant, body, pathId, query, contentType, idempotencyKey: fc.option(printable(300), { nil: undefined }) });
 
   async function snapshot() {
     const [invoices, changed, usage, trialUsage, idempotency] = await Promise.all([
@@ -167,6 +171,7 @@ describe('contract fuzzing', () => {
           headers.Authorization = `Bearer ${keys.test}`;
         }
         if (input.idempotencyKey !== undefined) headers['Idempotency-Key'] = input.idempotencyKey;
+        if (input.contentType !== undefined) headers['Content-Type'] = input.contentType;
 
         const id =
           'existing' in input.pathId
@@ -180,7 +185,7 @@ describe('contract fuzzing', () => {
         if (input.route.method !== 'GET' && 'json' in input.body) options.body = input.body.json;
         if (input.route.method !== 'GET' && 'raw' in input.body) {
           options.rawBody = input.body.raw;
-          headers['Content-Type'] = 'application/json';
+          headers['Content-Type'] ??= 'application/json';
         }
 
         const before = await snapshot();

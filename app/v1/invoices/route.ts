@@ -1,4 +1,4 @@
 import { createInvoiceEndpoint, listInvoicesEndpoint } from '@/lib/api/endpoints/invoices';
 import { apiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute(listInvoicesEndpoint, createInvoiceEndpoint);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(listInvoicesEndpoint, createInvoiceEndpoint);

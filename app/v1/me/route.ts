@@ -1,4 +1,4 @@
 import { getMe } from '@/lib/api/endpoints/me';
 import { apiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute(getMe);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(getMe);

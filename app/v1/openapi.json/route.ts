@@ -1,3 +1,3 @@
 import { openApiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = openApiRoute();
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = openApiRoute();

@@ -1,4 +1,4 @@
 import { getInvoiceEndpoint } from '@/lib/api/endpoints/invoices';
 import { apiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute(getInvoiceEndpoint);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(getInvoiceEndpoint);

@@ -1,4 +1,4 @@
 import { cancelInvoiceEndpoint } from '@/lib/api/endpoints/invoices';
 import { apiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute(cancelInvoiceEndpoint);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(cancelInvoiceEndpoint);

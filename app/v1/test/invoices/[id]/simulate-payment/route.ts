@@ -1,4 +1,4 @@
 import { simulatePaymentEndpoint } from '@/lib/api/endpoints/invoices';
 import { apiRoute } from '@/lib/api/route';
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiRoute(simulatePaymentEndpoint);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(simulatePaymentEndpoint);
