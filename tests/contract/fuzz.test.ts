@@ -129,6 +129,10 @@ describe('contract fuzzing', () => {
     { method: 'GET', path: '/v1/openapi.json' },
     { method: 'DELETE', path: '/v1/invoices/{id}' },
     { method: 'PATCH', path: '/v1/invoices' },
+    { method: 'PUT', path: '/v1/invoices/{id}/cancel' },
+    { method: 'POST', path: '/v1/openapi.json' },
+    { method: 'OPTIONS', path: '/v1/invoices/{id}' },
+    { method: 'HEAD', path: '/v1/invoices' },
     { method: 'GET', path: '/v1/unknown/{id}' },
   );
 
@@ -182,8 +186,9 @@ describe('contract fuzzing', () => {
         const search = new URLSearchParams(input.query).toString();
         const path = input.route.path.replace('{id}', id) + (search ? `?${search}` : '');
         const options: { headers: Record<string, string>; body?: unknown; rawBody?: string; base: string } = { headers, base: instance.baseUrl };
-        if (input.route.method !== 'GET' && 'json' in input.body) options.body = input.body.json;
-        if (input.route.method !== 'GET' && 'raw' in input.body) {
+        const bodyless = input.route.method === 'GET' || input.route.method === 'HEAD';
+        if (!bodyless && 'json' in input.body) options.body = input.body.json;
+        if (!bodyless && 'raw' in input.body) {
           options.rawBody = input.body.raw;
           headers['Content-Type'] ??= 'application/json';
         }
@@ -198,12 +203,13 @@ describe('contract fuzzing', () => {
         expect(result.headers.get('request-id')).toMatch(/^req_/);
         if (result.status >= 400) {
           expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+          if (input.route.method === 'HEAD') return; // no body to check
           expect(result.json).toMatchObject({ status: result.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
           expect(result.json.type).toBe(`/docs/errors#${result.json.code}`);
           expect({ invoices: after.invoices, changed: after.changed }).toEqual({ invoices: before.invoices, changed: before.changed });
           // Refused before the handler ran: not even an Idempotency-Key record is left behind.
           if (REFUSED_BEFORE_HANDLER.has(result.json.code)) expect(after.idempotency).toBe(before.idempotency);
-          if (result.status === 401 || result.json.code === 'plan_without_api_access') {
+          if (result.status === 401 || ['plan_without_api_access', 'method_not_allowed', 'route_not_found'].includes(result.json.code)) {
             expect(after.usage).toBe(before.usage);
             expect(after.trialUsage).toBe(before.trialUsage);
           }
