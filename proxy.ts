@@ -1,5 +1,4 @@
-import { AppError } from '@/lib/errors';
-import { errorResponse } from '@/lib/api/handler';
+import { problemResponse } from '@/lib/api/problem';
 import { newRequestId } from '@/lib/api/request-id';
 
 /**
@@ -15,7 +14,8 @@ export function proxy(request: Request): Response | undefined {
     decodeURIComponent(pathname);
     return undefined;
   } catch {
-    return errorResponse(new AppError('route_not_found', 'No route matches this path: it is not valid percent-encoding. See /v1/openapi.json'), newRequestId());
+    // Only the problem module: the proxy bundle stays free of the database and authentication code.
+    return problemResponse('route_not_found', 'No route matches this path: it is not valid percent-encoding. See /v1/openapi.json', newRequestId());
   }
 }
 

@@ -206,6 +206,8 @@ describe('contract fuzzing', () => {
           if (input.route.method === 'HEAD') return; // no body to check
           expect(result.json).toMatchObject({ status: result.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
           expect(result.json.type).toBe(`/docs/errors#${result.json.code}`);
+          // A replayed refusal keeps the request_id of the request that produced it; any other names this request.
+          if (result.headers.get('idempotent-replayed') !== 'true') expect(result.json.request_id).toBe(result.headers.get('request-id'));
           expect({ invoices: after.invoices, changed: after.changed }).toEqual({ invoices: before.invoices, changed: before.changed });
           // Refused before the handler ran: not even an Idempotency-Key record is left behind.
           if (REFUSED_BEFORE_HANDLER.has(result.json.code)) expect(after.idempotency).toBe(before.idempotency);
