@@ -1,6 +1,8 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { pruneIdempotencyRecords, requestFingerprint } from '@/lib/api/idempotency';
+import { startAdditionalApp } from '../setup/app';
 import { createKey, invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
@@ -15,6 +17,48 @@ describe('Idempotency-Key', () => {
     expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect(await invoiceCount(account.workspace.id)).toBe(1);
+  });
+
+  it('20 parallel POSTs spread over two app instances on one database → one invoice, 19 replays', async () => {
+    const other = await startAdditionalApp();
+    try {
+      const account = await seedAccount();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'two-instances' }, base: i % 2 ? other.baseUrl : undefined }),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+      expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+      expect(new Set(results.map((r) => r.text)).size).toBe(1);
+      expect(await invoiceCount(account.workspace.id)).toBe(1);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('a request truly in flight (its INSERT held by a lock): the same key gets 409, later the replay', async () => {
+    const account = await seedAccount();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE invoices IN SHARE MODE'); // blocks INSERTs, not reads
+      const first = post(account.secret, 'held');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = await post(account.secret, 'held'); // waits up to 1.5 s for the first, then gives up
+      expectProblem(second, 409, 'idempotency_key_in_use');
+      await admin.query('COMMIT');
+      const done = await first;
+      expect(done.status).toBe(201);
+      const third = await post(account.secret, 'held');
+      expect(third.headers.get('idempotent-replayed')).toBe('true');
+      expect(third.json.id).toBe(done.json.id);
+      expect(await invoiceCount(account.workspace.id)).toBe(1);
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+    }
   });
 
   it('a sequential retry replays the stored response, with its own Request-Id', async () => {
