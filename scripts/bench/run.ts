@@ -9,7 +9,9 @@
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (2), BENCH_BASELINE (paired baseline, 5),
  * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_ONLY (e.g. "c,d1"),
- * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts).
+ * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
+ * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
+ * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,12 @@ const RAISED_LIMITS = {
   PLAN_DEVELOPER_MONTHLY_LIMIT: '1000000000',
   PLAN_DEVELOPER_RATE_LIMIT: '1000000',
 };
+
+/** BENCH_SERVER_ENV="A=1 B=2" → { A: '1', B: '2' }. */
+function serverEnvOverrides(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -107,7 +115,8 @@ async function main() {
     console.error(`[bench] seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
     const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
-    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: RAISED_LIMITS, stdio: 'pipe', nodeArgs });
+    const serverEnv = serverEnvOverrides();
+    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv }, stdio: 'pipe', nodeArgs });
     const serverPid = server.child.pid ?? 0;
     const postmasterPid = (await runningServer(database.dataDir))?.pid ?? 0;
     const serverCpu = () => [serverPid, ...childrenOf(serverPid)].reduce((sum, pid) => sum + cpuMs(pid), 0);
@@ -161,7 +170,7 @@ async function main() {
     const baselineRow = results[0]!;
     const pairedRates = results.flatMap((r) => (r.pairedBaseline ? [r.pairedBaseline.requestsPerSecond] : []));
     const table = rows(results);
-    console.log(`\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s warm-up, each after a ${BASELINE_S} s baseline run; ${os.cpus().length} CPUs, Node ${process.version}\n`);
+    console.log(`\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s warm-up, each after a ${BASELINE_S} s baseline run; ${os.cpus().length} CPUs, Node ${process.version}${Object.keys(serverEnv).length ? `; server env ${process.env.BENCH_SERVER_ENV}` : ''}\n`);
     console.log(markdownTable(table));
     console.log(
       `\nbaseline req/s: ${Math.round(baselineRow.requestsPerSecond)} in its own run, ${Math.round(Math.min(...pairedRates))}–${Math.round(Math.max(...pairedRates))} in the paired runs (ratios are to the paired run)`,
@@ -177,7 +186,7 @@ async function main() {
     const raw = results.map(({ headers: _h, paths: _p, workspaces: _w, ...r }) => r);
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, fiveHundreds }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, fiveHundreds }, null, 2),
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();
