@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 /** Presentational building blocks shared by the portal pages. No data access, no actions. */
 
@@ -89,4 +89,56 @@ export function formatDate(value: Date | string | null): string {
   if (!value) return '—';
   const date = typeof value === 'string' ? new Date(value) : value;
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export interface TableColumn {
+  label: string;
+  /** Visually hidden header (e.g. an actions column), still read by screen readers. */
+  hidden?: boolean;
+  align?: 'left' | 'right';
+}
+
+/** A responsive table with a header row; the page supplies the body rows. */
+export function DataTable({ columns, testId, children }: { columns: TableColumn[]; testId?: string; children: ReactNode }) {
+  return (
+    <div className="-mx-4 overflow-x-auto sm:mx-0">
+      <table className="min-w-full text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
+          <tr>
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={cx('px-3 py-2', column.align === 'right' && 'text-right')}>
+                {column.hidden ? <span className="sr-only">{column.label}</span> : column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A labelled text input with an optional hint and error, wired for screen readers (aria-describedby). */
+export function TextField({
+  name,
+  label,
+  hint,
+  error,
+  ...input
+}: { name: string; label: ReactNode; hint?: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>) {
+  const describedBy = [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={name} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input id={name} name={name} aria-invalid={Boolean(error)} aria-describedby={describedBy} className={`mt-1 ${inputClass}`} {...input} />
+      {hint ? (
+        <p id={`${name}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${name}-error`} message={error} />
+    </div>
+  );
 }

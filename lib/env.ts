@@ -14,6 +14,12 @@ const EnvSchema = z.object({
   PLAN_BUSINESS_MONTHLY_LIMIT: positiveInt(1_000_000),
   PLAN_BUSINESS_RATE_LIMIT: positiveInt(100),
   DATABASE_POOL_SIZE: positiveInt(10),
+  // Portal sessions. Unset secret: one is generated into .data/auth-secret (lib/auth/secret.ts).
+  NEXTAUTH_SECRET: z.string().trim().min(1).optional(),
+  AUTH_SECRET_DIR: z.string().min(1).optional(),
+  // Optional GitHub sign-in: on only when both are set.
+  GITHUB_ID: z.string().min(1).optional(),
+  GITHUB_SECRET: z.string().min(1).optional(),
   METERING_DURABLE_COMMIT: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 });
 
@@ -32,4 +38,10 @@ export function databaseUrl(): string {
     throw new Error('DATABASE_URL is not set. Start the app with `npm start` (embedded PostgreSQL) or set DATABASE_URL.');
   }
   return url;
+}
+
+/** GitHub OAuth credentials, or null when GitHub sign-in is not configured. */
+export function githubOAuth(): { clientId: string; clientSecret: string } | null {
+  const { GITHUB_ID, GITHUB_SECRET } = env();
+  return GITHUB_ID && GITHUB_SECRET ? { clientId: GITHUB_ID, clientSecret: GITHUB_SECRET } : null;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { authenticateRequest } from './authenticate';
 import { readJsonBody } from './body';
-import type { AnyEndpoint } from './endpoint';
+import type { AnyEndpoint, EndpointContext } from './endpoint';
 import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
 import { problemBody, problemResponse } from './problem';
 import { newRequestId } from './request-id';
@@ -11,17 +11,36 @@ import { fieldErrors, summarize } from './validation';
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
-function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, base: string[]): z.output<T> {
+function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error, base.length ? base : []);
+  const errors = fieldErrors(result.error);
   throw new AppError('validation_failed', summarize(errors), { errors });
 }
 
+/** Step 7: path parameters, query and body through the endpoint's schemas. */
+async function parseInputs(endpoint: AnyEndpoint, request: Request, context: RouteContext) {
+  const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
+  const query: unknown = endpoint.query ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams)) : {};
+  const rawBody = endpoint.body ? ((await readJsonBody(request)) ?? {}) : undefined;
+  const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, rawBody) : undefined;
+  return { params, query, body, rawBody };
+}
+
+/** Runs the handler; domain refusals (404, 409, 422) become a stored outcome, anything else propagates. */
+async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unknown, unknown>): Promise<StoredResponse> {
+  try {
+    return { status: endpoint.successStatus, body: JSON.stringify(await endpoint.handler(ctx)) };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { status: error.status, body: JSON.stringify(problemBody(error.code, error.message, ctx.requestId, error.errors)) };
+  }
+}
+
 /**
- * The one wrapper every /v1 operation goes through: authenticate and meter (steps 1–6), validate params,
- * query and body with the endpoint's schemas (step 7), run the handler, and turn any error into a
- * problem response. Unknown errors become a bare 500/503 with no details.
+ * The one wrapper every /v1 operation goes through: authenticate and meter (steps 1–6), validate (step 7),
+ * run the handler — at most once per Idempotency-Key on POST — and turn any error into a problem response.
+ * Unknown errors become a bare 500/503 with no details.
  */
 export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
   return async (request, context) => {
@@ -35,30 +54,15 @@ export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
         now,
       });
       headers = auth.headers;
-      const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params, []) : {};
-      const query: unknown = endpoint.query
-        ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams), [])
-        : {};
-      const rawBody = endpoint.body ? ((await readJsonBody(request)) ?? {}) : undefined;
-      const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, rawBody, []) : undefined;
+      const { params, query, body, rawBody } = await parseInputs(endpoint, request, context);
+      const { key, monthlyRequests } = auth.authorization;
+      const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now });
+
       const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
-      const { key } = auth.authorization;
-
-      const execute = async (): Promise<StoredResponse> => {
-        try {
-          const result = await endpoint.handler({ key, monthlyRequests: auth.authorization.monthlyRequests, params, query, body, requestId, now });
-          return { status: endpoint.successStatus, body: JSON.stringify(result) };
-        } catch (error) {
-          // Domain refusals (404, 409, 422) are part of the stored outcome; anything else propagates.
-          if (!isAppError(error)) throw error;
-          return { status: error.status, body: JSON.stringify(problemBody(error.code, error.message, requestId, error.errors)) };
-        }
-      };
-      if (!idempotencyKey) return storedResponse(await execute(), requestId, headers);
-
+      if (!idempotencyKey) return storedResponse(await run(), requestId, headers);
       const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
       const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
-      const outcome = await runIdempotently(scope, fingerprint, execute);
+      const outcome = await runIdempotently(scope, fingerprint, run);
       return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
     } catch (error) {
       return errorResponse(error, requestId, headers);

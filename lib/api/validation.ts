@@ -9,10 +9,10 @@ function joinPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into `errors: [{ path, message }]`, naming each unknown field on its own. */
-export function fieldErrors(error: z.ZodError, base: readonly PropertyKey[] = []): FieldError[] {
+export function fieldErrors(error: z.ZodError): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
-    const path = [...base, ...issue.path];
+    const path = issue.path;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         out.push({

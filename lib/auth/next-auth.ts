@@ -4,6 +4,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import GitHubProvider from 'next-auth/providers/github';
 import { randomBytes } from 'node:crypto';
 import { db } from '../db';
+import { githubOAuth } from '../env';
 import { createUserWithWorkspace } from '../workspaces/workspaces';
 import { verifyCredentials } from './credentials';
 import { authSecret } from './secret';
@@ -48,8 +49,9 @@ function providers(): NextAuthOptions['providers'] {
       },
     }),
   ];
-  if (process.env.GITHUB_ID && process.env.GITHUB_SECRET) {
-    list.push(GitHubProvider({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }));
+  const github = githubOAuth();
+  if (github) {
+    list.push(GitHubProvider(github));
   }
   return list;
 }

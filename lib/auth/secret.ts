@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { env } from '../env';
 
 /**
  * The secret that signs and encrypts portal session cookies. NEXTAUTH_SECRET wins; otherwise one is
@@ -11,9 +12,9 @@ let cached: string | undefined;
 
 export function authSecret(): string {
   if (cached) return cached;
-  const fromEnv = process.env.NEXTAUTH_SECRET?.trim();
+  const fromEnv = env().NEXTAUTH_SECRET;
   if (fromEnv) return (cached = fromEnv);
-  const file = path.join(process.env.AUTH_SECRET_DIR ?? path.join(process.cwd(), '.data'), 'auth-secret');
+  const file = path.join(env().AUTH_SECRET_DIR ?? path.join(process.cwd(), '.data'), 'auth-secret');
   try {
     cached = readFileSync(file, 'utf8').trim();
     if (cached) return cached;

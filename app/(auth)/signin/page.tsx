@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Notice } from '@/components/ui';
+import { githubOAuth } from '@/lib/env';
 import { currentUserId } from '@/lib/portal/context';
 import { SignInForm } from './signin-form';
 
@@ -12,7 +13,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { error } = await searchParams;
   // (no redirect loop for a signed-in user without a workspace, whom the portal sends here)
   if (error !== 'no_workspace' && (await currentUserId())) redirect('/');
-  const github = Boolean(process.env.GITHUB_ID && process.env.GITHUB_SECRET);
+  const github = githubOAuth() !== null;
   return (
     <>
       <h1 className="text-xl font-bold">Sign in to the developer portal</h1>

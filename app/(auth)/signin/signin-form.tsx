@@ -3,7 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { buttonClass, inputClass, Notice } from '@/components/ui';
+import { buttonClass, Notice, TextField } from '@/components/ui';
 
 const INVALID = 'Invalid email or password';
 const THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
@@ -35,18 +35,8 @@ export function SignInForm({ github }: { github: boolean }) {
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
       {error ? <Notice tone="error">{error}</Notice> : null}
-      <div>
-        <label htmlFor="email" className="block text-sm font-medium">
-          Email
-        </label>
-        <input id="email" name="email" type="email" autoComplete="email" required className={`mt-1 ${inputClass}`} />
-      </div>
-      <div>
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={`mt-1 ${inputClass}`} />
-      </div>
+      <TextField name="email" label="Email" type="email" autoComplete="email" required />
+      <TextField name="password" label="Password" type="password" autoComplete="current-password" required />
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>

@@ -3,7 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
+import { buttonClass, Notice, TextField } from '@/components/ui';
 import { signUp } from './actions';
 
 export function SignUpForm() {
@@ -42,57 +42,29 @@ export function SignUpForm() {
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
       {error ? <Notice tone="error">{error}</Notice> : null}
-      <div>
-        <label htmlFor="email" className="block text-sm font-medium">
-          Email
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          aria-invalid={Boolean(fieldErrors.email)}
-          aria-describedby={fieldErrors.email ? 'email-error' : undefined}
-          className={`mt-1 ${inputClass}`}
-        />
-        <FieldError id="email-error" message={fieldErrors.email} />
-      </div>
-      <div>
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          aria-invalid={Boolean(fieldErrors.password)}
-          aria-describedby={fieldErrors.password ? 'password-error password-hint' : 'password-hint'}
-          className={`mt-1 ${inputClass}`}
-        />
-        <p id="password-hint" className="mt-1 text-xs text-slate-600">
-          8 to 128 characters.
-        </p>
-        <FieldError id="password-error" message={fieldErrors.password} />
-      </div>
-      <div>
-        <label htmlFor="workspaceName" className="block text-sm font-medium">
-          Workspace name <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input
-          id="workspaceName"
-          name="workspaceName"
-          type="text"
-          maxLength={80}
-          aria-invalid={Boolean(fieldErrors.workspaceName)}
-          className={`mt-1 ${inputClass}`}
-        />
-        <FieldError id="workspaceName-error" message={fieldErrors.workspaceName} />
-      </div>
+      <TextField name="email" label="Email" type="email" autoComplete="email" required error={fieldErrors.email} />
+      <TextField
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={128}
+        hint="8 to 128 characters."
+        error={fieldErrors.password}
+      />
+      <TextField
+        name="workspaceName"
+        label={
+          <>
+            Workspace name <span className="font-normal text-slate-500">(optional)</span>
+          </>
+        }
+        type="text"
+        maxLength={80}
+        error={fieldErrors.workspaceName}
+      />
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={pending}>
         {pending ? 'Creating account…' : 'Create account'}
       </button>

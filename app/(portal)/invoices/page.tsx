@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Card, cx, EnvironmentBadge, formatDate, Notice, PageHeader, StatusBadge } from '@/components/ui';
+import { Card, cx, DataTable, EnvironmentBadge, formatDate, Notice, PageHeader, StatusBadge } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { listInvoices } from '@/lib/invoices/invoices';
 import { ListInvoicesQuery } from '@/lib/invoices/schemas';
@@ -88,38 +88,24 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                 No {environment} invoices{status ? ` with status ${status}` : ''}.
               </p>
             ) : (
-              <div className="-mx-4 overflow-x-auto sm:mx-0">
-                <table className="min-w-full text-left text-sm" data-testid="invoices-table">
-                  <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
-                    <tr>
-                      <th scope="col" className="px-3 py-2">Invoice</th>
-                      <th scope="col" className="px-3 py-2">Amount</th>
-                      <th scope="col" className="px-3 py-2">Network</th>
-                      <th scope="col" className="px-3 py-2">Status</th>
-                      <th scope="col" className="px-3 py-2">Created</th>
-                      <th scope="col" className="px-3 py-2">Environment</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {list.data.map((invoice) => (
-                      <tr key={invoice.id}>
-                        <td className="px-3 py-2 font-mono text-xs">
-                          <Link href={`/invoices/${invoice.id}`} className="text-indigo-700 underline">
-                            {invoice.id}
-                          </Link>
-                        </td>
-                        <td className="whitespace-nowrap px-3 py-2 tabular-nums">
-                          {invoice.amount} {invoice.currency}
-                        </td>
-                        <td className="px-3 py-2">{invoice.network}</td>
-                        <td className="px-3 py-2"><StatusBadge status={invoice.status} /></td>
-                        <td className="whitespace-nowrap px-3 py-2">{formatDate(invoice.created_at)}</td>
-                        <td className="px-3 py-2"><EnvironmentBadge environment={invoice.environment} /></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable testId="invoices-table" columns={[{ label: 'Invoice' }, { label: 'Amount' }, { label: 'Network' }, { label: 'Status' }, { label: 'Created' }, { label: 'Environment' }]}>
+                {list.data.map((invoice) => (
+                  <tr key={invoice.id}>
+                    <td className="px-3 py-2 font-mono text-xs">
+                      <Link href={`/invoices/${invoice.id}`} className="text-indigo-700 underline">
+                        {invoice.id}
+                      </Link>
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                      {invoice.amount} {invoice.currency}
+                    </td>
+                    <td className="px-3 py-2">{invoice.network}</td>
+                    <td className="px-3 py-2"><StatusBadge status={invoice.status} /></td>
+                    <td className="whitespace-nowrap px-3 py-2">{formatDate(invoice.created_at)}</td>
+                    <td className="px-3 py-2"><EnvironmentBadge environment={invoice.environment} /></td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
             <div className="mt-4 flex gap-3 text-sm">
               {after ? (

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { Badge, Card, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
+import { Badge, Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
 import { listApiKeys } from '@/lib/keys/keys';
 import { requirePortalContext } from '@/lib/portal/context';
 import { CreateKeyForm } from './create-key-form';
@@ -21,42 +21,26 @@ export default async function KeysPage() {
           {keys.length === 0 ? (
             <p className="text-sm text-slate-600">No keys yet.</p>
           ) : (
-            <div className="-mx-4 overflow-x-auto sm:mx-0">
-              <table className="min-w-full text-left text-sm" data-testid="keys-table">
-                <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
-                  <tr>
-                    <th scope="col" className="px-3 py-2">Label</th>
-                    <th scope="col" className="px-3 py-2">Prefix</th>
-                    <th scope="col" className="px-3 py-2">Environment</th>
-                    <th scope="col" className="px-3 py-2">Scopes</th>
-                    <th scope="col" className="px-3 py-2">Created</th>
-                    <th scope="col" className="px-3 py-2">Last used</th>
-                    <th scope="col" className="px-3 py-2">Status</th>
-                    <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {keys.map((key) => (
-                    <tr key={key.id} data-key-id={key.id}>
-                      <td className="px-3 py-2 font-medium">{key.label}</td>
-                      <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
-                      <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
-                      <td className="px-3 py-2">
-                        <div className="flex flex-wrap gap-1">
-                          {key.scopes.map((scope) => (
-                            <Badge key={scope} tone="violet">{scope}</Badge>
-                          ))}
-                        </div>
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2">{formatDate(key.createdAt)}</td>
-                      <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</td>
-                      <td className="px-3 py-2"><StatusBadge status={key.revokedAt ? 'revoked' : 'active'} /></td>
-                      <td className="px-3 py-2">{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} label={key.label} />}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable testId="keys-table" columns={[{ label: 'Label' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Scopes' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Actions', hidden: true }]}>
+              {keys.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <td className="px-3 py-2 font-medium">{key.label}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
+                  <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
+                  <td className="px-3 py-2">
+                    <div className="flex flex-wrap gap-1">
+                      {key.scopes.map((scope) => (
+                        <Badge key={scope} tone="violet">{scope}</Badge>
+                      ))}
+                    </div>
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2">{formatDate(key.createdAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</td>
+                  <td className="px-3 py-2"><StatusBadge status={key.revokedAt ? 'revoked' : 'active'} /></td>
+                  <td className="px-3 py-2">{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} label={key.label} />}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
       </div>

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { DailyChart } from '@/components/daily-chart';
-import { Card, EnvironmentBadge, PageHeader, StatusBadge } from '@/components/ui';
+import { Card, DataTable, EnvironmentBadge, PageHeader, StatusBadge } from '@/components/ui';
 import { UsageBar } from '@/components/usage-bar';
 import { planLimits } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
@@ -35,30 +35,17 @@ export default async function UsagePage() {
           {byKey.length === 0 ? (
             <p className="text-sm text-slate-600">No keys yet.</p>
           ) : (
-            <div className="-mx-4 overflow-x-auto sm:mx-0">
-              <table className="min-w-full text-left text-sm" data-testid="usage-by-key">
-                <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
-                  <tr>
-                    <th scope="col" className="px-3 py-2">Key</th>
-                    <th scope="col" className="px-3 py-2">Prefix</th>
-                    <th scope="col" className="px-3 py-2">Environment</th>
-                    <th scope="col" className="px-3 py-2">Status</th>
-                    <th scope="col" className="px-3 py-2 text-right">Requests this month</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {byKey.map((key) => (
-                    <tr key={key.keyId}>
-                      <td className="px-3 py-2 font-medium">{key.label}</td>
-                      <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
-                      <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
-                      <td className="px-3 py-2"><StatusBadge status={key.revoked ? 'revoked' : 'active'} /></td>
-                      <td className="px-3 py-2 text-right tabular-nums">{key.count.toLocaleString('en-US')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable testId="usage-by-key" columns={[{ label: 'Key' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Status' }, { label: 'Requests this month', align: 'right' }]}>
+              {byKey.map((key) => (
+                <tr key={key.keyId}>
+                  <td className="px-3 py-2 font-medium">{key.label}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
+                  <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
+                  <td className="px-3 py-2"><StatusBadge status={key.revoked ? 'revoked' : 'active'} /></td>
+                  <td className="px-3 py-2 text-right tabular-nums">{key.count.toLocaleString('en-US')}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
       </div>
