@@ -23,20 +23,32 @@ export function rssKiB(pid: number): number {
   }
 }
 
-/** User + system CPU time of one process, in ms (0 when it is gone). */
-export function cpuMs(pid: number): number {
+function statFields(pid: number): string[] | null {
   try {
-    // Fields after the ")" that closes the command name: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    // Fields after the ")" that closes the command name; utime, stime, cutime, cstime are the 12th–15th.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   } catch {
-    return 0;
+    return null;
   }
 }
 
-/** CPU time of all of a process's children (PostgreSQL: the postmaster's backends), in ms. */
-export function childrenCpuMs(pid: number): number {
-  return childrenOf(pid).reduce((sum, child) => sum + cpuMs(child), 0);
+const ticksToMs = (...ticks: (string | undefined)[]) => (ticks.reduce((sum, t) => sum + Number(t ?? 0), 0) * 1000) / TICKS_PER_SECOND;
+
+/** User + system CPU time of one process, in ms (0 when it is gone). */
+export function cpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? ticksToMs(fields[11], fields[12]) : 0;
+}
+
+/**
+ * CPU time of a process and all its children, in ms: live children read directly, exited ones through the
+ * parent's cutime/cstime, so the figure never goes backwards when a child (a PostgreSQL backend or
+ * autovacuum worker) exits between two readings.
+ */
+export function treeCpuMs(pid: number): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  return ticksToMs(fields[11], fields[12], fields[13], fields[14]) + childrenOf(pid).reduce((sum, child) => sum + cpuMs(child), 0);
 }
 
 /** Samples the peak RSS of a process and its children (next start's server) until stopped; MiB. */

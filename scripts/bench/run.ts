@@ -20,7 +20,7 @@ import path from 'node:path';
 import { ensureEmbeddedDatabase, freePort, runningServer, type EmbeddedDatabase } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { ensureBuild, PROJECT_ROOT, startNext, type NextServer } from '../next-app';
-import { childrenCpuMs, childrenOf, cpuMs, sampleRss } from './proc';
+import { sampleRss, treeCpuMs } from './proc';
 import { markdownTable, rows } from './report';
 import { scenarios, type LoadConfig, type Scenario } from './scenarios';
 
@@ -119,7 +119,6 @@ async function main() {
     server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv }, stdio: 'pipe', nodeArgs });
     const serverPid = server.child.pid ?? 0;
     const postmasterPid = (await runningServer(database.dataDir))?.pid ?? 0;
-    const serverCpu = () => [serverPid, ...childrenOf(serverPid)].reduce((sum, pid) => sum + cpuMs(pid), 0);
 
     const all = scenarios(data);
     const baseline = all[0]!;
@@ -128,7 +127,7 @@ async function main() {
     for (const scenario of all.filter((s) => s === baseline || !only || only.includes(s.id))) {
       const warmup = await runLoad(server.baseUrl, scenario, WARMUP_S);
       const pairedBaseline = scenario === baseline ? null : await runLoad(server.baseUrl, baseline, BASELINE_S);
-      const cpuBefore = { server: serverCpu(), db: childrenCpuMs(postmasterPid) };
+      const cpuBefore = { server: treeCpuMs(serverPid), db: treeCpuMs(postmasterPid) };
       const rss = sampleRss(serverPid);
       const measured = await runLoad(server.baseUrl, scenario, DURATION_S);
       const requests = Math.max(measured.sent, 1);
@@ -139,8 +138,8 @@ async function main() {
         pairedBaseline,
         reachedApi: warmup.sent + measured.sent,
         rssMiB: rss.stop(),
-        serverCpuMsPerRequest: (serverCpu() - cpuBefore.server) / requests,
-        dbCpuMsPerRequest: (childrenCpuMs(postmasterPid) - cpuBefore.db) / requests,
+        serverCpuMsPerRequest: (treeCpuMs(serverPid) - cpuBefore.server) / requests,
+        dbCpuMsPerRequest: (treeCpuMs(postmasterPid) - cpuBefore.db) / requests,
       });
       const ratio = results.at(-1)!.ratio.toFixed(2);
       console.error(`[bench] ${scenario.id} ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s (${ratio} of baseline), p99 ${measured.p99} ms`);
