@@ -3,11 +3,12 @@
  * process per scenario, one table of figures with each scenario's throughput as a ratio of the baseline,
  * then correctness checks (usage counted exactly, no 5xx). Stops everything it started.
  *
- * The machines are shared and noisy (±20% between runs), so every scenario is measured right after a
- * baseline run of its own ("paired baseline") and its ratio is taken to that one; the server's and the
- * database's CPU time per request are reported too, as the cost figures that move least with the noise.
+ * The machines are shared and noisy (±20% between runs, more within one), so every scenario alternates in
+ * short rounds with baseline runs of its own ("paired baseline") and its ratio is taken to those; the server's
+ * and the database's CPU time per request are reported too, as the cost figures that move least with the noise.
  *
- * Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (2), BENCH_BASELINE (paired baseline, 5),
+ * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
+ * baseline per scenario, 6), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_ONLY (e.g. "c,d1"),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
  * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
@@ -24,9 +25,10 @@ import { sampleRss, treeCpuMs } from './proc';
 import { markdownTable, rows } from './report';
 import { scenarios, type LoadConfig, type Scenario } from './scenarios';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 12);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
-const BASELINE_S = Number(process.env.BENCH_BASELINE ?? 5);
+const BASELINE_S = Number(process.env.BENCH_BASELINE ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
 // Limits raised through configuration (lib/env.ts), so the full request path — limit checks included — is
@@ -67,6 +69,25 @@ export interface Measured extends Scenario, LoadResult {
 }
 
 const running = new Set<ChildProcess>();
+
+/**
+ * Rounds of one load as one result: throughput over the whole time, p50 the mean of the rounds' weighted by
+ * requests, p99 the worst round's (autocannon reports percentiles, not histograms, so they cannot be merged).
+ */
+function combine(parts: LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => parts.reduce((total, r) => total + pick(r), 0);
+  const sent = sum((r) => r.sent);
+  return {
+    requestsPerSecond: sum((r) => r.requestsPerSecond) / parts.length,
+    sent,
+    p50: Math.round(sum((r) => r.p50 * r.sent) / Math.max(sent, 1)),
+    p99: Math.max(...parts.map((r) => r.p99)),
+    non2xx: sum((r) => r.non2xx),
+    status5xx: sum((r) => r.status5xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+  };
+}
 
 function runLoad(baseUrl: string, config: LoadConfig, duration: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -126,10 +147,22 @@ async function main() {
     const results: Measured[] = [];
     for (const scenario of all.filter((s) => s === baseline || !only || only.includes(s.id))) {
       const warmup = await runLoad(server.baseUrl, scenario, WARMUP_S);
-      const pairedBaseline = scenario === baseline ? null : await runLoad(server.baseUrl, baseline, BASELINE_S);
-      const cpuBefore = { server: treeCpuMs(serverPid), db: treeCpuMs(postmasterPid) };
+      // Baseline and scenario alternate in short rounds, so a change in the machine's load hits both alike.
+      const rounds = scenario === baseline ? 1 : ROUNDS;
+      const baselineParts: LoadResult[] = [];
+      const parts: LoadResult[] = [];
+      let serverCpu = 0;
+      let dbCpu = 0;
       const rss = sampleRss(serverPid);
-      const measured = await runLoad(server.baseUrl, scenario, DURATION_S);
+      for (let round = 0; round < rounds; round++) {
+        if (scenario !== baseline) baselineParts.push(await runLoad(server.baseUrl, baseline, BASELINE_S / rounds));
+        const before = { server: treeCpuMs(serverPid), db: treeCpuMs(postmasterPid) };
+        parts.push(await runLoad(server.baseUrl, scenario, DURATION_S / rounds));
+        serverCpu += treeCpuMs(serverPid) - before.server;
+        dbCpu += treeCpuMs(postmasterPid) - before.db;
+      }
+      const measured = combine(parts);
+      const pairedBaseline = baselineParts.length ? combine(baselineParts) : null;
       const requests = Math.max(measured.sent, 1);
       results.push({
         ...scenario,
@@ -138,8 +171,8 @@ async function main() {
         pairedBaseline,
         reachedApi: warmup.sent + measured.sent,
         rssMiB: rss.stop(),
-        serverCpuMsPerRequest: (treeCpuMs(serverPid) - cpuBefore.server) / requests,
-        dbCpuMsPerRequest: (treeCpuMs(postmasterPid) - cpuBefore.db) / requests,
+        serverCpuMsPerRequest: serverCpu / requests,
+        dbCpuMsPerRequest: dbCpu / requests,
       });
       const ratio = results.at(-1)!.ratio.toFixed(2);
       console.error(`[bench] ${scenario.id} ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s (${ratio} of baseline), p99 ${measured.p99} ms`);
@@ -169,10 +202,10 @@ async function main() {
     const baselineRow = results[0]!;
     const pairedRates = results.flatMap((r) => (r.pairedBaseline ? [r.pairedBaseline.requestsPerSecond] : []));
     const table = rows(results);
-    console.log(`\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s warm-up, each after a ${BASELINE_S} s baseline run; ${os.cpus().length} CPUs, Node ${process.version}${Object.keys(serverEnv).length ? `; server env ${process.env.BENCH_SERVER_ENV}` : ''}\n`);
+    console.log(`\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario after ${WARMUP_S} s warm-up, alternating in ${ROUNDS} rounds with ${BASELINE_S} s of baseline; ${os.cpus().length} CPUs, Node ${process.version}${Object.keys(serverEnv).length ? `; server env ${process.env.BENCH_SERVER_ENV}` : ''}\n`);
     console.log(markdownTable(table));
     console.log(
-      `\nbaseline req/s: ${Math.round(baselineRow.requestsPerSecond)} in its own run, ${Math.round(Math.min(...pairedRates))}–${Math.round(Math.max(...pairedRates))} in the paired runs (ratios are to the paired run)`,
+      `\nbaseline req/s: ${Math.round(baselineRow.requestsPerSecond)} in its own run, ${Math.round(Math.min(...pairedRates))}–${Math.round(Math.max(...pairedRates))} in the paired runs (each ratio is to its own paired runs)`,
     );
     for (const c of usageChecks) {
       console.log(`usage check (${c.scenarios.join('+')}): ${c.expected} requests reached the API; stored monthly ${c.monthly}, daily ${c.daily} → ${c.ok ? 'OK' : 'MISMATCH'}`);
@@ -185,7 +218,7 @@ async function main() {
     const raw = results.map(({ headers: _h, paths: _p, workspaces: _w, ...r }) => r);
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, fiveHundreds }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, fiveHundreds }, null, 2),
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();
