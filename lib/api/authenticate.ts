@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import { authorizeApiKey, type Authorization } from '../keys/authorize';
+import { authorizeApiKey, type Authorization, type FusedRead } from '../keys/authorize';
 import { parseSecret } from '../keys/secret';
 import { planWithoutApiAccessMessage } from '../plans';
 import { missingScopeMessage, type Scope } from '../scopes';
@@ -29,7 +29,7 @@ export interface AuthenticatedRequest {
  */
 export async function authenticateRequest(
   request: Request,
-  options: { scope: Scope | null; exemptFromMonthlyLimit: boolean; now: Date },
+  options: { scope: Scope | null; exemptFromMonthlyLimit: boolean; now: Date; read?: FusedRead | null },
 ): Promise<AuthenticatedRequest> {
   const url = new URL(request.url);
   const candidate = extractApiKey(request.headers);
@@ -48,7 +48,7 @@ export async function authenticateRequest(
   const parsed = parseSecret(candidate);
   if (!parsed) throw invalid();
 
-  const result = await authorizeApiKey({ hash: parsed.hash, exemptFromMonthlyLimit: options.exemptFromMonthlyLimit, now: options.now });
+  const result = await authorizeApiKey({ hash: parsed.hash, exemptFromMonthlyLimit: options.exemptFromMonthlyLimit, now: options.now, read: options.read });
   switch (result.outcome) {
     case 'unknown':
       throw invalid();

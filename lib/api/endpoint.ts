@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors';
-import type { AuthorizedKey } from '../keys/authorize';
+import type { AuthorizedKey, FusedRead } from '../keys/authorize';
 import type { Scope } from '../scopes';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -14,6 +14,8 @@ export interface EndpointContext<Params, Query, Body> {
   body: Body;
   requestId: string;
   now: Date;
+  /** The result of the endpoint's `prefetch`, when it made one (undefined otherwise). */
+  prefetched?: unknown;
 }
 
 /**
@@ -44,6 +46,11 @@ export interface Endpoint<
   successStatus: 200 | 201;
   /** Error codes specific to this operation, beyond the ones every authenticated operation can return. */
   errors: ErrorCode[];
+  /**
+   * A read to answer in the authentication statement (one round trip instead of two), from the raw path
+   * parameters; null when they cannot name anything (the handler then decides, e.g. 404 without a read).
+   */
+  prefetch?: (params: Record<string, string | string[] | undefined>) => FusedRead | null;
   handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<z.input<Result>>;
 }
 

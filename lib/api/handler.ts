@@ -40,7 +40,8 @@ async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unkn
 /**
  * The one wrapper every /v1 operation goes through: authenticate and meter (steps 1–6), validate (step 7),
  * run the handler — at most once per Idempotency-Key on POST — and turn any error into a problem response.
- * Unknown errors become a bare 500/503 with no details.
+ * Unknown errors become a bare 500/503 with no details. An endpoint's `prefetch` read travels in the
+ * authentication statement; the handler sees it only after every check of steps 1–7 has passed.
  */
 export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
   return async (request, context) => {
@@ -52,11 +53,12 @@ export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
         scope: endpoint.scope,
         exemptFromMonthlyLimit: endpoint.exemptFromMonthlyLimit === true,
         now,
+        read: endpoint.prefetch?.(await context.params),
       });
       headers = auth.headers;
       const { params, query, body, rawBody } = await parseInputs(endpoint, request, context);
-      const { key, monthlyRequests } = auth.authorization;
-      const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now });
+      const { key, monthlyRequests, read: prefetched } = auth.authorization;
+      const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched });
 
       const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
       if (!idempotencyKey) return storedResponse(await run(), requestId, headers);

@@ -9,7 +9,7 @@ import { NETWORK_FAMILY } from './currencies';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
 import { insertInvoice, invoiceExists, selectInvoice, selectInvoicePage } from './queries';
-import { toInvoiceResource } from './serialize';
+import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
 export interface InvoiceScope {
@@ -42,8 +42,9 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
   return toInvoiceResource(record, now);
 }
 
-export async function getInvoice(scope: InvoiceScope, id: string, now = new Date()) {
-  const record = await selectInvoice(scope, id);
+/** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
+export async function getInvoice(scope: InvoiceScope, id: string, now = new Date(), prefetched?: InvoiceRecord | null) {
+  const record = prefetched !== undefined ? prefetched : await selectInvoice(scope, id);
   if (!record) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   return toInvoiceResource(record, now);
 }

@@ -1,4 +1,5 @@
 import { durablePool, hotPathPool } from '../db';
+import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
@@ -67,6 +68,41 @@ export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRe
     values: [id, scope.workspaceId, scope.environment],
   });
   return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** The same row as JSON (row_to_json: timestamps as ISO strings, numerics already cast to text). */
+type InvoiceJsonRow = Omit<InvoiceSqlRow, 'created_at' | 'expires_at' | 'paid_at' | 'cancelled_at'> & {
+  created_at: string;
+  expires_at: string;
+  paid_at: string | null;
+  cancelled_at: string | null;
+};
+
+const date = (value: string | null) => (value === null ? null : new Date(value));
+
+/**
+ * selectInvoice, answered inside the authentication statement (lib/keys/authorize.ts): scoped by the key's
+ * own workspace and environment (`k`), so GET /v1/invoices/{id} is one round trip in all.
+ */
+export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
+  return {
+    name: 'invoice-by-id',
+    sql: (first) =>
+      `(SELECT row_to_json(i) FROM (SELECT ${COLUMNS} FROM invoices
+         WHERE id = $${first} AND workspace_id = k.workspace_id AND environment = k.environment::"Environment") i)`,
+    values: [id],
+    parse: (json) => {
+      if (json === null) return null;
+      const row = json as InvoiceJsonRow;
+      return toRecord({
+        ...row,
+        created_at: new Date(row.created_at),
+        expires_at: new Date(row.expires_at),
+        paid_at: date(row.paid_at),
+        cancelled_at: date(row.cancelled_at),
+      });
+    },
+  };
 }
 
 export type ListStatus = StoredInvoiceStatus | 'expired' | 'any';

@@ -30,13 +30,29 @@ export interface RateWindow {
   windowStart: Date;
 }
 
+/**
+ * A read answered by the authorization statement itself, so that an endpoint whose work is one read
+ * (GET /v1/invoices/{id}) costs one database round trip in all. The read is a scalar SQL expression
+ * (JSON or null) scoped by the key's own row `k` (k.workspace_id, k.environment) — never by anything the
+ * client sent — and evaluated only for an active key whose plan has API access. Its result is handed to the
+ * endpoint only when every check (monthly allowance, rate limit, scope) has passed; otherwise it is dropped.
+ */
+export interface FusedRead<T = unknown> {
+  /** Part of the prepared statement's name: one statement per kind of read. */
+  name: string;
+  /** The expression; its own parameters are numbered from `first`. */
+  sql: (first: number) => string;
+  values: unknown[];
+  parse: (json: unknown) => T;
+}
+
 export type Authorization =
   | { outcome: 'unknown' }
   | { outcome: 'revoked' }
   | { outcome: 'no_api_access'; plan: PlanName }
   | { outcome: 'monthly_limit_exceeded'; key: AuthorizedKey; monthlyRequests: number; rate: RateWindow | null }
   | { outcome: 'rate_limited'; key: AuthorizedKey; monthlyRequests: number; rate: RateWindow }
-  | { outcome: 'ok'; key: AuthorizedKey; monthlyRequests: number; counted: boolean; rate: RateWindow };
+  | { outcome: 'ok'; key: AuthorizedKey; monthlyRequests: number; counted: boolean; rate: RateWindow; read?: unknown };
 
 interface AuthorizeRow {
   id: number;
@@ -53,6 +69,7 @@ interface AuthorizeRow {
   previous_count: number | null;
   rate_count: number | null;
   rate_window: Date | null;
+  read?: unknown;
 }
 
 export interface AuthorizeOptions {
@@ -61,6 +78,8 @@ export interface AuthorizeOptions {
   /** Answer even when the monthly allowance is used up (GET /v1/me), without counting. */
   exemptFromMonthlyLimit: boolean;
   now?: Date;
+  /** Read in the same statement; its parsed result is `read` on an 'ok' outcome. */
+  read?: FusedRead | null;
 }
 
 const AUTHORIZE_SQL = `
@@ -109,10 +128,14 @@ const AUTHORIZE_SQL = `
            (SELECT count FROM counted) AS counted_count,
            (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = $3) AS previous_count,
            (SELECT count FROM rate) AS rate_count,
-           (SELECT window_start FROM rate) AS rate_window
-    FROM k`;
+           (SELECT window_start FROM rate) AS rate_window`;
 
-export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date() }: AuthorizeOptions): Promise<Authorization> {
+function authorizeSql(read: FusedRead | null | undefined): string {
+  if (!read) return `${AUTHORIZE_SQL} FROM k`;
+  return `${AUTHORIZE_SQL}, CASE WHEN EXISTS (SELECT 1 FROM eligible) THEN ${read.sql(6)} END AS read FROM k`;
+}
+
+export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date(), read }: AuthorizeOptions): Promise<Authorization> {
   const apiPlans = Object.fromEntries(
     allPlans()
       .filter((plan) => plan.apiAccess)
@@ -122,9 +145,9 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
   const day = startOfUtcDay(now).toISOString().slice(0, 10);
 
   const { rows } = await hotPathPool().query<AuthorizeRow>({
-    name: 'authorize-api-key',
-    text: AUTHORIZE_SQL,
-    values: [hash, JSON.stringify(apiPlans), period, day, exemptFromMonthlyLimit],
+    name: read ? `authorize-api-key+${read.name}` : 'authorize-api-key',
+    text: authorizeSql(read),
+    values: [hash, JSON.stringify(apiPlans), period, day, exemptFromMonthlyLimit, ...(read?.values ?? [])],
   });
 
   const row = rows[0];
@@ -156,7 +179,7 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
     windowStart: row.rate_window ?? now,
   };
   if (rate.used > rate.limit) return { outcome: 'rate_limited', key, monthlyRequests, rate };
-  return { outcome: 'ok', key, monthlyRequests, counted, rate };
+  return { outcome: 'ok', key, monthlyRequests, counted, rate, ...(read ? { read: read.parse(row.read ?? null) } : {}) };
 }
 
 /**

@@ -11,6 +11,8 @@ import {
 } from '../../invoices/schemas';
 import { defineEndpoint } from '../endpoint';
 import type { AuthorizedKey } from '../../keys/authorize';
+import { invoiceByIdRead } from '../../invoices/queries';
+import type { InvoiceRecord } from '../../invoices/serialize';
 
 const EmptyBody = z.strictObject({}).describe('No fields; an empty body or {}');
 
@@ -67,7 +69,9 @@ export const getInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 200,
   errors: ['invoice_not_found'],
-  handler: ({ key, params, now }) => getInvoice(scopeOf(key), invoiceId(params), now),
+  // Read in the authentication statement: one round trip for the whole request.
+  prefetch: (params) => (typeof params.id === 'string' && INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
+  handler: ({ key, params, now, prefetched }) => getInvoice(scopeOf(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
 });
 
 export const cancelInvoiceEndpoint = defineEndpoint({
