@@ -47,10 +47,10 @@ export interface Endpoint<
   /** Error codes specific to this operation, beyond the ones every authenticated operation can return. */
   errors: ErrorCode[];
   /**
-   * A read to answer in the authentication statement (one round trip instead of two), from the raw path
-   * parameters; null when they cannot name anything (the handler then decides, e.g. 404 without a read).
+   * A read to answer in the authentication statement (one round trip in all), from the validated path
+   * parameters and query; null when they cannot name anything (the handler then decides, e.g. 404 without a read).
    */
-  prefetch?: (params: Record<string, string | string[] | undefined>) => FusedRead | null;
+  prefetch?: (inputs: { params: z.output<Params>; query: z.output<Query>; now: Date }) => FusedRead | null;
   handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<z.input<Result>>;
 }
 

@@ -18,13 +18,27 @@ function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<
   throw new AppError('validation_failed', summarize(errors), { errors });
 }
 
-/** Step 7: path parameters, query and body through the endpoint's schemas. */
-async function parseInputs(endpoint: AnyEndpoint, request: Request, context: RouteContext) {
-  const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
-  const query: unknown = endpoint.query ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams)) : {};
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's fused read
+ * is built from them, but a failure is only thrown once steps 1–6 have passed.
+ */
+async function parseLocation(endpoint: AnyEndpoint, request: Request, context: RouteContext): Promise<Outcome<{ params: unknown; query: unknown }>> {
+  try {
+    const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
+    const query: unknown = endpoint.query ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams)) : {};
+    return { ok: true, value: { params, query } };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Step 7 for the body, after authentication. */
+async function parseBody(endpoint: AnyEndpoint, request: Request) {
   const rawBody = endpoint.body ? ((await readJsonBody(request)) ?? {}) : undefined;
   const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, rawBody) : undefined;
-  return { params, query, body, rawBody };
+  return { body, rawBody };
 }
 
 /** Runs the handler; domain refusals (404, 409, 422) become a stored outcome, anything else propagates. */
@@ -49,14 +63,17 @@ export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
     const now = new Date();
     let headers: Record<string, string> = {};
     try {
+      const location = await parseLocation(endpoint, request, context);
       const auth = await authenticateRequest(request, {
         scope: endpoint.scope,
         exemptFromMonthlyLimit: endpoint.exemptFromMonthlyLimit === true,
         now,
-        read: endpoint.prefetch?.(await context.params),
+        read: location.ok ? endpoint.prefetch?.({ ...location.value, now }) : null,
       });
       headers = auth.headers;
-      const { params, query, body, rawBody } = await parseInputs(endpoint, request, context);
+      if (!location.ok) throw location.error;
+      const { params, query } = location.value;
+      const { body, rawBody } = await parseBody(endpoint, request);
       const { key, monthlyRequests, read: prefetched } = auth.authorization;
       const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched });
 
@@ -106,7 +123,21 @@ export function errorResponse(error: unknown, requestId: string, headers: Record
     : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId, { headers });
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', 'P1001', 'P1017']);
+// Node socket errors, PostgreSQL's admin shutdown / cannot connect now, Prisma's, and postgres.js's own.
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  'P1001',
+  'P1017',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;

@@ -8,7 +8,7 @@ import { TEST_PAY_ADDRESSES } from '../wallets/address';
 import { NETWORK_FAMILY } from './currencies';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
-import { insertInvoice, invoiceExists, selectInvoice, selectInvoicePage } from './queries';
+import { insertInvoice, selectInvoice, selectInvoicePage, type InvoicePage, type PageQuery } from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
@@ -49,11 +49,19 @@ export async function getInvoice(scope: InvoiceScope, id: string, now = new Date
   return toInvoiceResource(record, now);
 }
 
-/** Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first. */
-export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date()) {
-  const cursor = query.starting_after ?? null;
-  const rows = await selectInvoicePage(scope, { status: query.status ?? 'any', cursor, take: query.limit + 1, now });
-  if (rows.length === 0 && cursor && !(await invoiceExists(scope, cursor))) {
+/** The page query of a list request (the API fuses it into authentication; the portal runs it alone). */
+export function pageQuery(query: ListInvoicesQuery, now: Date): PageQuery {
+  // One row more than asked: it tells whether there is a next page.
+  return { status: query.status ?? 'any', cursor: query.starting_after ?? null, take: query.limit + 1, now };
+}
+
+/**
+ * Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first.
+ * `prefetched`: the page already read in the authentication statement (invoicePageRead), if it was.
+ */
+export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date(), prefetched?: InvoicePage) {
+  const { rows, cursorFound } = prefetched ?? (await selectInvoicePage(scope, pageQuery(query, now)));
+  if (!cursorFound) {
     throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
       errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
     });

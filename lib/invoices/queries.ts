@@ -1,4 +1,4 @@
-import { durablePool, hotPathPool } from '../db';
+import { durableSql, meteringSql, runStatement } from '../db';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
@@ -62,11 +62,11 @@ export interface Scope {
 }
 
 export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRecord | null> {
-  const { rows } = await hotPathPool().query<InvoiceSqlRow>({
-    name: 'invoice-by-id',
-    text: `SELECT ${COLUMNS} FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    values: [id, scope.workspaceId, scope.environment],
-  });
+  const rows = await runStatement<InvoiceSqlRow>(
+    meteringSql(),
+    `SELECT ${COLUMNS} FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
+    [id, scope.workspaceId, scope.environment],
+  );
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
@@ -80,6 +80,23 @@ type InvoiceJsonRow = Omit<InvoiceSqlRow, 'created_at' | 'expires_at' | 'paid_at
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
+function fromJson(row: InvoiceJsonRow): InvoiceRecord {
+  return toRecord({
+    ...row,
+    created_at: new Date(row.created_at),
+    expires_at: new Date(row.expires_at),
+    paid_at: date(row.paid_at),
+    cancelled_at: date(row.cancelled_at),
+  });
+}
+
+/** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
+interface ScopeSql {
+  workspace: string;
+  environment: string;
+}
+const KEY_SCOPE: ScopeSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
+
 /**
  * selectInvoice, answered inside the authentication statement (lib/keys/authorize.ts): scoped by the key's
  * own workspace and environment (`k`), so GET /v1/invoices/{id} is one round trip in all.
@@ -87,65 +104,97 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
 export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
   return {
     name: 'invoice-by-id',
-    sql: (first) =>
+    sql: (param) =>
       `(SELECT row_to_json(i) FROM (SELECT ${COLUMNS} FROM invoices
-         WHERE id = $${first} AND workspace_id = k.workspace_id AND environment = k.environment::"Environment") i)`,
-    values: [id],
-    parse: (json) => {
-      if (json === null) return null;
-      const row = json as InvoiceJsonRow;
-      return toRecord({
-        ...row,
-        created_at: new Date(row.created_at),
-        expires_at: new Date(row.expires_at),
-        paid_at: date(row.paid_at),
-        cancelled_at: date(row.cancelled_at),
-      });
-    },
+         WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment}) i)`,
+    parse: (json) => (json === null ? null : fromJson(json as InvoiceJsonRow)),
   };
 }
 
 export type ListStatus = StoredInvoiceStatus | 'expired' | 'any';
 
+export interface PageQuery {
+  status: ListStatus;
+  cursor: string | null;
+  take: number;
+  now: Date;
+}
+
+export interface InvoicePage {
+  rows: InvoiceRecord[];
+  /** False only when a cursor was given and names no invoice of this workspace and environment. */
+  cursorFound: boolean;
+}
+
 /**
- * One page, newest first. The cursor's position is looked up inside the statement (scoped, so another
- * tenant's id positions nothing); an unknown cursor yields no rows, and the caller tells it from an empty page.
- * `pending` and `expired` are derived from expires_at. Each shape is its own prepared statement.
+ * One page, newest first, as SQL: keyset on the monotonic `seq`, the cursor's position looked up inside the
+ * statement (scoped, so another tenant's id positions nothing). `pending` and `expired` are derived from
+ * expires_at. Serves both the standalone statement and the one fused into authentication.
  */
-export async function selectInvoicePage(scope: Scope, options: { status: ListStatus; cursor: string | null; take: number; now: Date }) {
-  const values: unknown[] = [scope.workspaceId, scope.environment, options.take];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const conditions = ['workspace_id = $1', 'environment = $2::"Environment"'];
-  switch (options.status) {
+function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => string): { select: string; cursorExists: string } {
+  const conditions = [`workspace_id = ${scope.workspace}`, `environment = ${scope.environment}`];
+  switch (query.status) {
     case 'any':
       break;
     case 'pending':
-      conditions.push(`status = 'pending'`, `expires_at > ${param(options.now)}`);
+      conditions.push(`status = 'pending'`, `expires_at > ${param(query.now)}`);
       break;
     case 'expired':
-      conditions.push(`status = 'pending'`, `expires_at <= ${param(options.now)}`);
+      conditions.push(`status = 'pending'`, `expires_at <= ${param(query.now)}`);
       break;
     default:
-      conditions.push(`status = ${param(options.status)}::"InvoiceStatus"`);
+      conditions.push(`status = ${param(query.status)}::"InvoiceStatus"`);
   }
-  if (options.cursor) {
-    conditions.push(`seq < (SELECT c.seq FROM invoices c WHERE c.id = ${param(options.cursor)} AND c.workspace_id = $1 AND c.environment = $2::"Environment")`);
+  let cursorExists = 'true';
+  if (query.cursor) {
+    const cursor = `SELECT c.seq FROM invoices c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = ${scope.workspace} AND c.environment = ${scope.environment}`;
+    conditions.push(`seq < (${cursor})`);
+    cursorExists = `EXISTS (${cursor})`;
   }
-  const { rows } = await hotPathPool().query<InvoiceSqlRow>({
-    name: `invoice-page-${options.status}-${options.cursor ? 'after-cursor' : 'first'}`,
-    text: `SELECT ${COLUMNS} FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $3`,
-    values,
-  });
-  return rows.map(toRecord);
+  return {
+    select: `SELECT seq, ${COLUMNS} FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${param(query.take)}`,
+    cursorExists,
+  };
+}
+
+/** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
+export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise<InvoicePage> {
+  const values: unknown[] = [scope.workspaceId, scope.environment];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
+  const rows = (await runStatement<InvoiceSqlRow>(meteringSql(), sql.select, values)).map(toRecord);
+  if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
+  return { rows, cursorFound: await invoiceExists(scope, query.cursor) };
+}
+
+/**
+ * The API's page, answered inside the authentication statement: rows as one JSON array (in seq order), and
+ * whether the cursor exists (looked up only when the page is empty). One round trip for GET /v1/invoices.
+ */
+export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
+  return {
+    name: `invoice-page-${query.status}-${query.cursor ? 'after-cursor' : 'first'}`,
+    sql: (param) => {
+      const sql = pageSql(query, KEY_SCOPE, param);
+      return `(SELECT json_build_object(
+                 'rows', COALESCE(json_agg(p ORDER BY p.seq DESC), '[]'::json),
+                 'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
+               FROM (${sql.select}) p)`;
+    },
+    parse: (json) => {
+      const page = json as { rows: InvoiceJsonRow[]; cursor_found: boolean };
+      return { rows: page.rows.map(fromJson), cursorFound: page.cursor_found };
+    },
+  };
 }
 
 export async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
-  const { rowCount } = await hotPathPool().query({
-    name: 'invoice-exists',
-    text: `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    values: [id, scope.workspaceId, scope.environment],
-  });
-  return (rowCount ?? 0) > 0;
+  const rows = await runStatement(
+    meteringSql(),
+    `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
+    [id, scope.workspaceId, scope.environment],
+  );
+  return rows.length > 0;
 }
 
 export interface NewInvoice {
@@ -167,15 +216,15 @@ export interface NewInvoice {
  * none. Returns null (nothing written) when there is neither: a live invoice without a wallet.
  */
 export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<InvoiceRecord | null> {
-  // On the durable pool, not the hot-path pool: an invoice must survive a crash.
-  const { rows } = await durablePool().query<InvoiceSqlRow>({
-    name: 'invoice-insert',
-    text: `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
+  // On a durable session, not a metering one: an invoice must survive a crash.
+  const rows = await runStatement<InvoiceSqlRow>(
+    durableSql(),
+    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
       INSERT INTO invoices (id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id, created_at, expires_at)
       SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
       WHERE EXISTS (SELECT 1 FROM wallet) OR $7::text IS NOT NULL
       RETURNING ${COLUMNS}`,
-    values: [
+    [
       invoice.id,
       scope.workspaceId,
       scope.environment,
@@ -184,11 +233,11 @@ export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<
       invoice.currency,
       invoice.fallbackAddress,
       invoice.description,
-      JSON.stringify(invoice.metadata),
+      invoice.metadata,
       invoice.orderId,
       invoice.createdAt,
       invoice.expiresAt,
     ],
-  });
+  );
   return rows[0] ? toRecord(rows[0]) : null;
 }

@@ -1,4 +1,4 @@
-import { hotPathPool } from '../db';
+import { meteringSql, runStatement } from '../db';
 import { allPlans, type PlanLimits, type PlanName } from '../plans';
 import type { Scope } from '../scopes';
 import { monthPeriod, startOfUtcDay } from '../usage/period';
@@ -38,11 +38,10 @@ export interface RateWindow {
  * endpoint only when every check (monthly allowance, rate limit, scope) has passed; otherwise it is dropped.
  */
 export interface FusedRead<T = unknown> {
-  /** Part of the prepared statement's name: one statement per kind of read. */
+  /** Names the kind of read, for logs and tests (postgres.js names each prepared statement by its text). */
   name: string;
-  /** The expression; its own parameters are numbered from `first`. */
-  sql: (first: number) => string;
-  values: unknown[];
+  /** The expression; `param` binds a value and returns its placeholder. */
+  sql: (param: (value: unknown) => string) => string;
   parse: (json: unknown) => T;
 }
 
@@ -130,9 +129,11 @@ const AUTHORIZE_SQL = `
            (SELECT count FROM rate) AS rate_count,
            (SELECT window_start FROM rate) AS rate_window`;
 
-function authorizeSql(read: FusedRead | null | undefined): string {
+/** The statement's text and parameters: $1–$5 of the authorization, then the fused read's own. */
+function authorizeStatement(values: unknown[], read: FusedRead | null | undefined): string {
   if (!read) return `${AUTHORIZE_SQL} FROM k`;
-  return `${AUTHORIZE_SQL}, CASE WHEN EXISTS (SELECT 1 FROM eligible) THEN ${read.sql(6)} END AS read FROM k`;
+  const expression = read.sql((value) => `$${values.push(value)}`);
+  return `${AUTHORIZE_SQL}, CASE WHEN EXISTS (SELECT 1 FROM eligible) THEN ${expression} END AS read FROM k`;
 }
 
 export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new Date(), read }: AuthorizeOptions): Promise<Authorization> {
@@ -144,11 +145,8 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
   const period = monthPeriod(now);
   const day = startOfUtcDay(now).toISOString().slice(0, 10);
 
-  const { rows } = await hotPathPool().query<AuthorizeRow>({
-    name: read ? `authorize-api-key+${read.name}` : 'authorize-api-key',
-    text: authorizeSql(read),
-    values: [hash, JSON.stringify(apiPlans), period, day, exemptFromMonthlyLimit, ...(read?.values ?? [])],
-  });
+  const values: unknown[] = [hash, apiPlans, period, day, exemptFromMonthlyLimit];
+  const rows = await runStatement<AuthorizeRow>(meteringSql(), authorizeStatement(values, read), values);
 
   const row = rows[0];
   if (!row) return { outcome: 'unknown' };
@@ -189,12 +187,12 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
  */
 async function currentRateWindow(keyId: number, limit: number): Promise<RateWindow | null> {
   try {
-    const { rows } = await hotPathPool().query<{ used: number; window_start: Date }>({
-      name: 'current-rate-window',
-      text: `SELECT date_trunc('second', now()) AS window_start,
-                    COALESCE((SELECT count FROM rate_limit_windows WHERE key_id = $1 AND window_start = date_trunc('second', now())), 0) AS used`,
-      values: [keyId],
-    });
+    const rows = await runStatement<{ used: number; window_start: Date }>(
+      meteringSql(),
+      `SELECT date_trunc('second', now()) AS window_start,
+              COALESCE((SELECT count FROM rate_limit_windows WHERE key_id = $1 AND window_start = date_trunc('second', now())), 0) AS used`,
+      [keyId],
+    );
     const row = rows[0];
     return row ? { limit, used: row.used, windowStart: row.window_start } : null;
   } catch {

@@ -38,6 +38,10 @@ describe('POST /v1/invoices', () => {
     expect(invoice.id).toMatch(/^inv_[0-9A-Za-z]{24}$/);
     expect(Date.parse(invoice.expires_at) - Date.parse(invoice.created_at)).toBe(900_000);
     expect(invoice.created_at).toMatch(/Z$/);
+    // Stored as a JSON object (a jsonb parameter sent as a string would be stored as a JSON string).
+    const stored = await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    expect(stored.metadata).toEqual({ customer: 'c_1' });
+    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json.metadata).toEqual({ customer: 'c_1' });
   });
 
   it('a test invoice shows the workspace wallet when one is set', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { cancelInvoice, createInvoice, getInvoice, listInvoices, simulateInvoicePayment } from '../../invoices/invoices';
+import { cancelInvoice, createInvoice, getInvoice, listInvoices, pageQuery, simulateInvoicePayment } from '../../invoices/invoices';
 import {
   CreateInvoiceBody,
   INVOICE_ID_PATTERN,
@@ -11,7 +11,7 @@ import {
 } from '../../invoices/schemas';
 import { defineEndpoint } from '../endpoint';
 import type { AuthorizedKey } from '../../keys/authorize';
-import { invoiceByIdRead } from '../../invoices/queries';
+import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
 import type { InvoiceRecord } from '../../invoices/serialize';
 
 const EmptyBody = z.strictObject({}).describe('No fields; an empty body or {}');
@@ -40,7 +40,9 @@ export const listInvoicesEndpoint = defineEndpoint({
   response: InvoiceList,
   successStatus: 200,
   errors: ['validation_failed'],
-  handler: ({ key, query, now }) => listInvoices(scopeOf(key), query, now),
+  // Read in the authentication statement: one round trip for the whole request.
+  prefetch: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
+  handler: ({ key, query, now, prefetched }) => listInvoices(scopeOf(key), query, now, prefetched as InvoicePage | undefined),
 });
 
 export const createInvoiceEndpoint = defineEndpoint({
@@ -70,7 +72,7 @@ export const getInvoiceEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['invoice_not_found'],
   // Read in the authentication statement: one round trip for the whole request.
-  prefetch: (params) => (typeof params.id === 'string' && INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
+  prefetch: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
   handler: ({ key, params, now, prefetched }) => getInvoice(scopeOf(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
 });
 

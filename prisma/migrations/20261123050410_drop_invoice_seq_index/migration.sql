@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "invoices_seq_key";
