@@ -5,10 +5,10 @@ import type { InvoiceRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
 
 /**
- * The invoice statements on the API's hot paths, one round trip each: read by id and a page of the list
- * (prepared statements on the hot-path pool, the cursor resolved inside the page's statement), and create
- * with the wallet lookup inside the INSERT (on the durable pool). Every statement is
- * scoped by workspace and environment.
+ * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
+ * into the authentication statement, so the API answers them in one round trip; the cursor is resolved inside
+ * the page's statement), and create with the wallet lookup inside the INSERT (on a durable session). Every
+ * statement is scoped by workspace and environment.
  */
 interface InvoiceSqlRow {
   id: string;
@@ -70,24 +70,55 @@ export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRe
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** The same row as JSON (row_to_json: timestamps as ISO strings, numerics already cast to text). */
-type InvoiceJsonRow = Omit<InvoiceSqlRow, 'created_at' | 'expires_at' | 'paid_at' | 'cancelled_at'> & {
-  created_at: string;
-  expires_at: string;
-  paid_at: string | null;
-  cancelled_at: string | null;
-};
+/**
+ * A fused read returns invoices as JSON arrays in this column order: PostgreSQL builds an array ≈ 40% faster
+ * than an object with the same fields (pgbench, docs/benchmarks.md), and the client parses less.
+ */
+const JSON_ROW = `json_build_array(id, environment, status, amount::text, currency, network, pay_address, description,
+  metadata, order_id, created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount::text, payment_simulated)`;
+
+type InvoiceJsonRow = [
+  id: string,
+  environment: KeyEnvironment,
+  status: StoredInvoiceStatus,
+  amount: string,
+  currency: string,
+  network: string,
+  payAddress: string,
+  description: string | null,
+  metadata: Record<string, string> | null,
+  orderId: string | null,
+  createdAt: string,
+  expiresAt: string,
+  paidAt: string | null,
+  cancelledAt: string | null,
+  paymentTxHash: string | null,
+  paymentAmount: string | null,
+  paymentSimulated: boolean | null,
+];
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
 function fromJson(row: InvoiceJsonRow): InvoiceRecord {
-  return toRecord({
-    ...row,
-    created_at: new Date(row.created_at),
-    expires_at: new Date(row.expires_at),
-    paid_at: date(row.paid_at),
-    cancelled_at: date(row.cancelled_at),
-  });
+  return {
+    id: row[0],
+    environment: row[1],
+    status: row[2],
+    amount: row[3],
+    currency: row[4],
+    network: row[5],
+    payAddress: row[6],
+    description: row[7],
+    metadata: row[8] ?? {},
+    orderId: row[9],
+    createdAt: new Date(row[10]),
+    expiresAt: new Date(row[11]),
+    paidAt: date(row[12]),
+    cancelledAt: date(row[13]),
+    paymentTxHash: row[14],
+    paymentAmount: row[15],
+    paymentSimulated: row[16],
+  };
 }
 
 /** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
@@ -105,8 +136,8 @@ export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
   return {
     name: 'invoice-by-id',
     sql: (param) =>
-      `(SELECT row_to_json(i) FROM (SELECT ${COLUMNS} FROM invoices
-         WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment}) i)`,
+      `(SELECT ${JSON_ROW} FROM invoices
+         WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment})`,
     parse: (json) => (json === null ? null : fromJson(json as InvoiceJsonRow)),
   };
 }
@@ -131,7 +162,7 @@ export interface InvoicePage {
  * statement (scoped, so another tenant's id positions nothing). `pending` and `expired` are derived from
  * expires_at. Serves both the standalone statement and the one fused into authentication.
  */
-function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => string): { select: string; cursorExists: string } {
+function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
   const conditions = [`workspace_id = ${scope.workspace}`, `environment = ${scope.environment}`];
   switch (query.status) {
     case 'any':
@@ -151,10 +182,7 @@ function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => s
     conditions.push(`seq < (${cursor})`);
     cursorExists = `EXISTS (${cursor})`;
   }
-  return {
-    select: `SELECT seq, ${COLUMNS} FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${param(query.take)}`,
-    cursorExists,
-  };
+  return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${param(query.take)}`, cursorExists };
 }
 
 /** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
@@ -162,28 +190,28 @@ export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise
   const values: unknown[] = [scope.workspaceId, scope.environment];
   const param = (value: unknown) => `$${values.push(value)}`;
   const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
-  const rows = (await runStatement<InvoiceSqlRow>(meteringSql(), sql.select, values)).map(toRecord);
+  const rows = (await runStatement<InvoiceSqlRow>(meteringSql(), `SELECT ${COLUMNS} ${sql.from}`, values)).map(toRecord);
   if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
   return { rows, cursorFound: await invoiceExists(scope, query.cursor) };
 }
 
 /**
- * The API's page, answered inside the authentication statement: rows as one JSON array (in seq order), and
- * whether the cursor exists (looked up only when the page is empty). One round trip for GET /v1/invoices.
+ * The API's page, answered inside the authentication statement: [rows newest first, whether the cursor
+ * exists] (looked up only when the page is empty). One round trip for GET /v1/invoices.
  */
 export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   return {
     name: `invoice-page-${query.status}-${query.cursor ? 'after-cursor' : 'first'}`,
     sql: (param) => {
       const sql = pageSql(query, KEY_SCOPE, param);
-      return `(SELECT json_build_object(
-                 'rows', COALESCE(json_agg(p ORDER BY p.seq DESC), '[]'::json),
-                 'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
-               FROM (${sql.select}) p)`;
+      return `(SELECT json_build_array(
+                 COALESCE(json_agg(${JSON_ROW} ORDER BY p.seq DESC), '[]'::json),
+                 CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
+               FROM (SELECT * ${sql.from}) p)`;
     },
     parse: (json) => {
-      const page = json as { rows: InvoiceJsonRow[]; cursor_found: boolean };
-      return { rows: page.rows.map(fromJson), cursorFound: page.cursor_found };
+      const [rows, cursorFound] = json as [InvoiceJsonRow[], boolean];
+      return { rows: rows.map(fromJson), cursorFound };
     },
   };
 }

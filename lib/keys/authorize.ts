@@ -9,9 +9,9 @@ import type { KeyEnvironment } from './secret';
  *
  * One statement looks the key up by its hash, and only when the key is active and its plan includes
  * the API: counts the request towards the workspace's month (never above the allowance: the
- * conditional upsert re-checks the limit under the row lock), counts the key's day, counts the key's
- * current one-second rate window, and touches last_used_at (at most once a minute, to keep the key row
- * cool). Nothing is cached, so a revocation or plan change applies to the very next request on every
+ * conditional upsert re-checks the limit under the row lock), counts the key's day and its current
+ * one-second rate window (one row, one upsert), and touches last_used_at (at most once a minute, to keep the
+ * key row cool). Nothing is cached, so a revocation or plan change applies to the very next request on every
  * instance.
  */
 export interface AuthorizedKey {
@@ -102,32 +102,35 @@ const AUTHORIZE_SQL = `
       RETURNING u.count
     ),
     daily AS (
-      INSERT INTO usage_daily AS d (key_id, day, workspace_id, count)
-      SELECT e.id, $4::date, e.workspace_id, 1 FROM eligible e WHERE EXISTS (SELECT 1 FROM counted)
-      ON CONFLICT (key_id, day) DO UPDATE SET count = d.count + 1
+      -- The key's day (counted requests) and its current one-second window (every request that reaches the
+      -- rate limit: counted ones, and /v1/me's uncounted answers at the monthly limit) in one row, one upsert.
+      INSERT INTO usage_daily AS d (key_id, day, workspace_id, count, window_start, window_count)
+      SELECT e.id, $4::date, e.workspace_id, CASE WHEN EXISTS (SELECT 1 FROM counted) THEN 1 ELSE 0 END,
+             date_trunc('second', now()), 1
+      FROM eligible e
+      WHERE EXISTS (SELECT 1 FROM counted) OR $5
+      ON CONFLICT (key_id, day) DO UPDATE SET
+        count = d.count + EXCLUDED.count,
+        window_count = CASE WHEN d.window_start >= EXCLUDED.window_start THEN d.window_count + 1 ELSE 1 END,
+        window_start = GREATEST(d.window_start, EXCLUDED.window_start)
+      RETURNING d.window_count, d.window_start
     ),
     touched AS (
       UPDATE api_keys SET last_used_at = now()
       WHERE id = (SELECT id FROM eligible)
         AND EXISTS (SELECT 1 FROM counted)
         AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
-    ),
-    rate AS (
-      INSERT INTO rate_limit_windows AS r (key_id, window_start, count)
-      SELECT e.id, date_trunc('second', now()), 1 FROM eligible e
-      WHERE EXISTS (SELECT 1 FROM counted) OR $5
-      ON CONFLICT (key_id) DO UPDATE SET
-        count = CASE WHEN r.window_start >= EXCLUDED.window_start THEN r.count + 1 ELSE 1 END,
-        window_start = GREATEST(r.window_start, EXCLUDED.window_start)
-      RETURNING r.count, r.window_start
     )
     SELECT k.id, k.label, k.prefix, k.environment, k.scopes, (k.revoked_at IS NOT NULL) AS revoked,
            k.workspace_id, k.workspace_name, k.plan,
            EXISTS (SELECT 1 FROM eligible) AS eligible,
            (SELECT count FROM counted) AS counted_count,
-           (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = $3) AS previous_count,
-           (SELECT count FROM rate) AS rate_count,
-           (SELECT window_start FROM rate) AS rate_window`;
+           -- Only for an uncounted request (refused, or /v1/me at the limit): a counted one knows its count.
+           CASE WHEN NOT EXISTS (SELECT 1 FROM counted)
+                THEN (SELECT u.count FROM usage_monthly u WHERE u.workspace_id = k.workspace_id AND u.period = $3)
+           END AS previous_count,
+           (SELECT window_count FROM daily) AS rate_count,
+           (SELECT window_start FROM daily) AS rate_window`;
 
 /** The statement's text and parameters: $1–$5 of the authorization, then the fused read's own. */
 function authorizeStatement(values: unknown[], read: FusedRead | null | undefined): string {
@@ -168,7 +171,7 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
   const counted = row.counted_count !== null;
   const monthlyRequests = row.counted_count ?? row.previous_count ?? 0;
   if (!counted && !exemptFromMonthlyLimit) {
-    return { outcome: 'monthly_limit_exceeded', key, monthlyRequests, rate: await currentRateWindow(key.id, plan.rateLimitPerSecond) };
+    return { outcome: 'monthly_limit_exceeded', key, monthlyRequests, rate: await currentRateWindow(key.id, day, plan.rateLimitPerSecond) };
   }
 
   const rate: RateWindow = {
@@ -185,13 +188,14 @@ export async function authorizeApiKey({ hash, exemptFromMonthlyLimit, now = new 
  * for the monthly allowance (that request is not counted anywhere, so the statement above did not touch the
  * window). A second round trip, but only on that refusal; when it fails the header simply omits the item.
  */
-async function currentRateWindow(keyId: number, limit: number): Promise<RateWindow | null> {
+async function currentRateWindow(keyId: number, day: string, limit: number): Promise<RateWindow | null> {
   try {
     const rows = await runStatement<{ used: number; window_start: Date }>(
       meteringSql(),
       `SELECT date_trunc('second', now()) AS window_start,
-              COALESCE((SELECT count FROM rate_limit_windows WHERE key_id = $1 AND window_start = date_trunc('second', now())), 0) AS used`,
-      [keyId],
+              COALESCE((SELECT window_count FROM usage_daily
+                        WHERE key_id = $1 AND day = $2::date AND window_start = date_trunc('second', now())), 0) AS used`,
+      [keyId, day],
     );
     const row = rows[0];
     return row ? { limit, used: row.used, windowStart: row.window_start } : null;
