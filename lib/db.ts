@@ -45,7 +45,10 @@ export function db(): PrismaClient {
  */
 function createHotPathClient(connection: Record<string, string>): postgres.Sql {
   return postgres(databaseUrl(), {
-    max: env().DATABASE_POOL_SIZE,
+    // Few connections: statements pipeline on them, so fewer backends wake up per request (measured: 3
+    // connections used ≈ 25% less database CPU per request than 10). The price is head-of-line blocking: a
+    // statement that waits (a lock) delays those queued behind it on its connection.
+    max: env().DATABASE_HOT_PATH_CONNECTIONS,
     prepare: true,
     connection: {
       // Plan each prepared statement once per connection. With custom plans PostgreSQL re-planned the
