@@ -50,14 +50,7 @@ function createHotPathClient(connection: Record<string, string>): postgres.Sql {
     // statement that waits (a lock) delays those queued behind it on its connection.
     max: env().DATABASE_HOT_PATH_CONNECTIONS,
     prepare: true,
-    connection: {
-      // Plan each prepared statement once per connection. With custom plans PostgreSQL re-planned the
-      // authentication statement with a fused page on every execution (≈ 0.5 ms of database CPU each); the
-      // generic plans are the right ones here, as every statement is an indexed lookup by key or tenant
-      // (the invoice page has no lone seq index to be tempted by: see prisma/schema.prisma).
-      plan_cache_mode: 'force_generic_plan',
-      ...connection,
-    },
+    connection,
     onnotice: () => undefined,
     // Lost connections are replaced on the next statement; the statement in flight fails (→ 503).
     idle_timeout: 0,

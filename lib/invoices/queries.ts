@@ -147,6 +147,7 @@ export type ListStatus = StoredInvoiceStatus | 'expired' | 'any';
 export interface PageQuery {
   status: ListStatus;
   cursor: string | null;
+  /** Rows wanted, at least; a page may return more (see limitBucket). */
   take: number;
   now: Date;
 }
@@ -155,6 +156,21 @@ export interface InvoicePage {
   rows: InvoiceRecord[];
   /** False only when a cursor was given and names no invoice of this workspace and environment. */
   cursorFound: boolean;
+}
+
+/**
+ * The page's LIMIT is a literal, the smallest of these buckets at or above the rows wanted (the caller slices).
+ * With a parameter, PostgreSQL's generic plan assumes a tenth of the table, looks far costlier than a custom
+ * plan, and so the statement — authentication included — was planned afresh on every execution (≈ 0.5 ms of
+ * database CPU). With a literal, every page shape settles on its generic plan after five executions. Buckets
+ * keep the prepared statements per connection bounded (6 × the page shapes) whatever limits clients send; the
+ * common limits 1, 10, 20, 25, 50, 100 fetch exactly one row more than asked.
+ */
+const LIMIT_BUCKETS = [2, 11, 21, 26, 51, 101];
+
+export function limitBucket(take: number): number {
+  if (!Number.isInteger(take) || take < 1) throw new Error(`invalid page size ${take}`);
+  return LIMIT_BUCKETS.find((bucket) => bucket >= take) ?? take;
 }
 
 /**
@@ -182,7 +198,7 @@ function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => s
     conditions.push(`seq < (${cursor})`);
     cursorExists = `EXISTS (${cursor})`;
   }
-  return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${param(query.take)}`, cursorExists };
+  return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitBucket(query.take)}`, cursorExists };
 }
 
 /** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
