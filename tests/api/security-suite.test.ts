@@ -145,5 +145,10 @@ describe('security: listing is isolated by workspace and environment', () => {
     expect(listALive.json.data).toEqual([]);
     const listB = await call('GET', '/v1/invoices', { key: b.secret });
     expect(listB.json.data.map((i: { id: string }) => i.id)).toEqual([bTest.id]);
+    // Another tenant's (or environment's) invoice positions nothing: the cursor is looked up in the key's scope.
+    for (const [key, cursor] of [[a.secret, bTest.id], [aLive.secret, aTest.id]] as const) {
+      const problem = expectProblem(await call('GET', `/v1/invoices?starting_after=${cursor}`, { key }), 400, 'validation_failed');
+      expect(problem.errors?.[0]?.path).toBe('starting_after');
+    }
   });
 });
