@@ -134,7 +134,6 @@ const KEY_SCOPE: ScopeSql = { workspace: 'k.workspace_id', environment: 'k.envir
  */
 export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
   return {
-    name: 'invoice-by-id',
     sql: (param) =>
       `(SELECT ${JSON_ROW} FROM invoices
          WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment})`,
@@ -217,7 +216,6 @@ export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise
  */
 export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   return {
-    name: `invoice-page-${query.status}-${query.cursor ? 'after-cursor' : 'first'}`,
     sql: (param) => {
       const sql = pageSql(query, KEY_SCOPE, param);
       return `(SELECT json_build_array(

@@ -38,8 +38,6 @@ export interface RateWindow {
  * endpoint only when every check (monthly allowance, rate limit, scope) has passed; otherwise it is dropped.
  */
 export interface FusedRead<T = unknown> {
-  /** Names the kind of read, for logs and tests (postgres.js names each prepared statement by its text). */
-  name: string;
   /** The expression; `param` binds a value and returns its placeholder. */
   sql: (param: (value: unknown) => string) => string;
   parse: (json: unknown) => T;
