@@ -230,7 +230,7 @@ export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   };
 }
 
-export async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
+async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
   const rows = await runStatement(
     meteringSql(),
     `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
