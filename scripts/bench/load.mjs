@@ -1,5 +1,8 @@
 // Load generator, run as its own process so it never competes with the server's event loop.
-// Input: one JSON argument { url, method, connections, duration, paths[], headers[], body? }.
+// Input: one JSON argument { url, method, connections, duration | amount, paths[], headers[], body? }.
+// With `amount`, autocannon sends exactly that many requests and waits for every response (no request is left
+// in flight); with `duration`, it destroys its sockets when the time is up, so requests still unread by the
+// server may never reach it.
 // Output: one JSON line with autocannon's figures.
 import autocannon from 'autocannon';
 
@@ -9,7 +12,7 @@ let next = 0;
 const instance = autocannon({
   url: config.url,
   connections: config.connections,
-  duration: config.duration,
+  ...(config.amount ? { amount: config.amount } : { duration: config.duration }),
   method: config.method,
   requests: [
     {
@@ -32,9 +35,9 @@ instance.on('done', (result) => {
   process.stdout.write(
     JSON.stringify({
       requestsPerSecond: result.requests.average,
-      // Requests still in flight when the run ends are cut off here but completed by the server: count them.
+      // sent ≥ completed: requests in flight when a timed run ends may or may not have reached the server.
       sent: result.requests.sent,
-      total: result.requests.total,
+      completed: result.requests.total,
       p50: result.latency.p50,
       p99: result.latency.p99,
       ok2xx: result['2xx'],

@@ -9,7 +9,7 @@
  *
  * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
  * baseline per scenario, 6), BENCH_ROUNDS (3),
- * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_ONLY (e.g. "c,d1"),
+ * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
  * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
  * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20).
@@ -31,6 +31,8 @@ const BASELINE_S = Number(process.env.BENCH_BASELINE ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
+// Requests per scenario of the exact usage check (every response awaited).
+const EXACT_REQUESTS = Number(process.env.BENCH_EXACT_REQUESTS ?? 2000);
 // Limits raised through configuration (lib/env.ts), so the full request path — limit checks included — is
 // measured rather than 429s.
 const RAISED_LIMITS = {
@@ -48,8 +50,11 @@ function serverEnvOverrides(): Record<string, string> {
 
 interface LoadResult {
   requestsPerSecond: number;
-  /** Requests sent, including those cut off in flight at the end (the server still completes them). */
+  /** Requests sent. When a timed run ends, autocannon destroys its sockets: those still in flight may or may not have reached the server. */
   sent: number;
+  /** Responses received (sent − completed were in flight at the end). */
+  completed: number;
+  ok2xx: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -61,8 +66,9 @@ interface LoadResult {
 export interface Measured extends Scenario, LoadResult {
   ratio: number;
   pairedBaseline: LoadResult | null;
-  /** Requests of this scenario that reached the API: warm-up and measured run. */
-  reachedApi: number;
+  /** Requests of this scenario sent to the API (warm-up and measured run), and of those, responses received. */
+  sentToApi: number;
+  completedByApi: number;
   rssMiB: number;
   serverCpuMsPerRequest: number;
   dbCpuMsPerRequest: number;
@@ -81,6 +87,8 @@ function combine(parts: LoadResult[]): LoadResult {
   return {
     requestsPerSecond: sum((r) => r.requestsPerSecond) / parts.length,
     sent,
+    completed: sum((r) => r.completed),
+    ok2xx: sum((r) => r.ok2xx),
     p50: Math.round(sum((r) => r.p50 * r.sent) / Math.max(sent, 1)),
     p99: parts.map((r) => r.p99).sort((a, b) => a - b)[Math.floor(parts.length / 2)]!,
     non2xx: sum((r) => r.non2xx),
@@ -90,9 +98,10 @@ function combine(parts: LoadResult[]): LoadResult {
   };
 }
 
-function runLoad(baseUrl: string, config: LoadConfig, duration: number): Promise<LoadResult> {
+/** One autocannon process: for `duration` seconds, or for exactly `amount` requests with every response awaited. */
+function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number } | { amount: number }): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const input = JSON.stringify({ url: baseUrl, connections: CONNECTIONS, duration, ...config });
+    const input = JSON.stringify({ url: baseUrl, connections: CONNECTIONS, ...length, ...config });
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), input], { stdio: ['ignore', 'pipe', 'inherit'] });
     running.add(child);
     let out = '';
@@ -133,7 +142,7 @@ async function main() {
     const seedStarted = Date.now();
     const { seed } = await import('./seed');
     const data = await seed(INVOICES);
-    const { db, disconnectDb } = await import('../../lib/db');
+    const { disconnectDb } = await import('../../lib/db');
     console.error(`[bench] seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
     const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
@@ -147,7 +156,7 @@ async function main() {
     const only = process.env.BENCH_ONLY?.split(',');
     const results: Measured[] = [];
     for (const scenario of all.filter((s) => s === baseline || !only || only.includes(s.id))) {
-      const warmup = await runLoad(server.baseUrl, scenario, WARMUP_S);
+      const warmup = await runLoad(server.baseUrl, scenario, { duration: WARMUP_S });
       // Baseline and scenario alternate in short rounds, so a change in the machine's load hits both alike.
       const rounds = scenario === baseline ? 1 : ROUNDS;
       const baselineParts: LoadResult[] = [];
@@ -156,9 +165,9 @@ async function main() {
       let dbCpu = 0;
       const rss = sampleRss(serverPid);
       for (let round = 0; round < rounds; round++) {
-        if (scenario !== baseline) baselineParts.push(await runLoad(server.baseUrl, baseline, BASELINE_S / rounds));
+        if (scenario !== baseline) baselineParts.push(await runLoad(server.baseUrl, baseline, { duration: BASELINE_S / rounds }));
         const before = { server: treeCpuMs(serverPid), db: treeCpuMs(postmasterPid) };
-        parts.push(await runLoad(server.baseUrl, scenario, DURATION_S / rounds));
+        parts.push(await runLoad(server.baseUrl, scenario, { duration: DURATION_S / rounds }));
         serverCpu += treeCpuMs(serverPid) - before.server;
         dbCpu += treeCpuMs(postmasterPid) - before.db;
       }
@@ -170,7 +179,8 @@ async function main() {
         ...measured,
         ratio: pairedBaseline ? measured.requestsPerSecond / pairedBaseline.requestsPerSecond : 1,
         pairedBaseline,
-        reachedApi: warmup.sent + measured.sent,
+        sentToApi: warmup.sent + measured.sent,
+        completedByApi: warmup.completed + measured.completed,
         rssMiB: rss.stop(),
         serverCpuMsPerRequest: serverCpu / requests,
         dbCpuMsPerRequest: dbCpu / requests,
@@ -179,26 +189,40 @@ async function main() {
       console.error(`[bench] ${scenario.id} ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s (${ratio} of baseline), p99 ${measured.p99} ms`);
     }
 
-    // Correctness. With raised limits every authenticated request that reached the API must have been counted
-    // exactly once, in its own workspace (monthly) and for its own key (daily); and no response was a 5xx.
-    const usage = await db().$queryRawUnsafe<{ workspace_id: string; monthly: number; daily: number }[]>(
-      `SELECT w.id AS workspace_id,
-              COALESCE((SELECT sum(count) FROM usage_monthly m WHERE m.workspace_id = w.id), 0)::int AS monthly,
-              COALESCE((SELECT sum(count) FROM usage_daily d WHERE d.workspace_id = w.id), 0)::int AS daily
-       FROM workspaces w`,
-    );
+    // Correctness, with raised limits: every authenticated request that reached the API is counted exactly once,
+    // in its own workspace (monthly) and for its own key (daily); and no response is a 5xx.
+    // 1. The timed runs: every completed request counted, none beyond those sent (requests in flight when a run
+    //    ended may or may not have reached the server), and the daily sums agree with the month.
+    const usage = await storedUsage();
     // Scenarios sharing workspaces (d1, d2, f) are checked together.
-    const groups = new Map<string, { scenarios: string[]; expected: number; monthly: number; daily: number }>();
+    const groups = new Map<string, { scenarios: string[]; completed: number; sent: number; monthly: number; daily: number }>();
     for (const r of results.filter((r) => r.workspaces.length > 0)) {
       const id = r.workspaces.join(',');
-      const group = groups.get(id) ?? { scenarios: [], expected: 0, ...sumUsage(usage, r.workspaces) };
+      const group = groups.get(id) ?? { scenarios: [], completed: 0, sent: 0, ...sumUsage(usage, r.workspaces) };
       group.scenarios.push(r.id);
-      group.expected += r.reachedApi;
+      group.completed += r.completedByApi;
+      group.sent += r.sentToApi;
       groups.set(id, group);
     }
-    const usageChecks = [...groups.values()].map((g) => ({ ...g, ok: g.monthly === g.expected && g.daily === g.expected }));
-    const fiveHundreds = results.reduce((sum, r) => sum + r.status5xx + (r.pairedBaseline?.status5xx ?? 0), 0);
-    const usageOk = usageChecks.every((c) => c.ok);
+    const usageChecks = [...groups.values()].map((g) => ({
+      ...g,
+      ok: g.completed <= g.monthly && g.monthly <= g.sent && g.daily === g.monthly,
+    }));
+    // 2. Exact: per scenario, a fixed number of requests under the same concurrency with every response awaited;
+    //    the stored counters must grow by exactly the number of successful responses, and all must succeed.
+    const exactChecks = [];
+    for (const r of results.filter((r) => r.workspaces.length > 0)) {
+      const before = sumUsage(await storedUsage(), r.workspaces);
+      const burst = await runLoad(server.baseUrl, r, { amount: EXACT_REQUESTS });
+      const after = sumUsage(await storedUsage(), r.workspaces);
+      const monthly = after.monthly - before.monthly;
+      const daily = after.daily - before.daily;
+      const ok = burst.ok2xx === EXACT_REQUESTS && burst.completed === EXACT_REQUESTS && monthly === burst.ok2xx && daily === burst.ok2xx;
+      exactChecks.push({ scenario: r.id, requests: EXACT_REQUESTS, ok2xx: burst.ok2xx, status5xx: burst.status5xx, monthly, daily, ok });
+    }
+    const fiveHundreds =
+      results.reduce((sum, r) => sum + r.status5xx + (r.pairedBaseline?.status5xx ?? 0), 0) + exactChecks.reduce((sum, c) => sum + c.status5xx, 0);
+    const usageOk = usageChecks.every((c) => c.ok) && exactChecks.every((c) => c.ok);
 
     const baselineRow = results[0]!;
     const pairedRates = results.flatMap((r) => (r.pairedBaseline ? [r.pairedBaseline.requestsPerSecond] : []));
@@ -209,7 +233,12 @@ async function main() {
       `\nbaseline req/s: ${Math.round(baselineRow.requestsPerSecond)} in its own run, ${Math.round(Math.min(...pairedRates))}–${Math.round(Math.max(...pairedRates))} in the paired runs (each ratio is to its own paired runs)`,
     );
     for (const c of usageChecks) {
-      console.log(`usage check (${c.scenarios.join('+')}): ${c.expected} requests reached the API; stored monthly ${c.monthly}, daily ${c.daily} → ${c.ok ? 'OK' : 'MISMATCH'}`);
+      console.log(
+        `usage, timed runs (${c.scenarios.join('+')}): ${c.completed} completed ≤ stored monthly ${c.monthly} ≤ ${c.sent} sent (${c.sent - c.completed} in flight when runs ended); daily ${c.daily} → ${c.ok ? 'OK' : 'MISMATCH'}`,
+      );
+    }
+    for (const c of exactChecks) {
+      console.log(`usage, exact (${c.scenario}): ${c.requests} requests, every response awaited, ${c.ok2xx} 2xx; stored monthly +${c.monthly}, daily +${c.daily} → ${c.ok ? 'OK' : 'MISMATCH'}`);
     }
     console.log(`5xx responses: ${fiveHundreds} → ${fiveHundreds === 0 ? 'OK' : 'FAIL'}`);
 
@@ -219,7 +248,7 @@ async function main() {
     const raw = results.map(({ headers: _h, paths: _p, workspaces: _w, ...r }) => r);
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, fiveHundreds }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, exactChecks, fiveHundreds }, null, 2),
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();
@@ -227,6 +256,16 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+async function storedUsage(): Promise<{ workspace_id: string; monthly: number; daily: number }[]> {
+  const { db } = await import('../../lib/db');
+  return db().$queryRawUnsafe(
+    `SELECT w.id AS workspace_id,
+            COALESCE((SELECT sum(count) FROM usage_monthly m WHERE m.workspace_id = w.id), 0)::int AS monthly,
+            COALESCE((SELECT sum(count) FROM usage_daily d WHERE d.workspace_id = w.id), 0)::int AS daily
+     FROM workspaces w`,
+  );
 }
 
 function sumUsage(usage: { workspace_id: string; monthly: number; daily: number }[], workspaces: string[]) {
