@@ -24,6 +24,11 @@ const EnvSchema = z.object({
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
   METERING_DURABLE_COMMIT: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  // How many reverse proxies in front of the app append to X-Forwarded-For (lib/http/client-address.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -41,6 +46,12 @@ export function databaseUrl(): string {
     throw new Error('DATABASE_URL is not set. Start the app with `npm start` (embedded PostgreSQL) or set DATABASE_URL.');
   }
   return url;
+}
+
+/** The public origin without a trailing slash: PUBLIC_URL, or the local address on PORT. */
+export function publicUrl(): string {
+  const { PUBLIC_URL, PORT } = env();
+  return (PUBLIC_URL ?? `http://localhost:${PORT}`).replace(/\/+$/, '');
 }
 
 /** GitHub OAuth credentials, or null when GitHub sign-in is not configured. */
