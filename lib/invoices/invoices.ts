@@ -4,8 +4,7 @@ import { AppError } from '../errors';
 import type { Prisma } from '../generated/prisma/client';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
-import { TEST_PAY_ADDRESSES } from '../wallets/address';
-import { NETWORK_FAMILY } from './currencies';
+import { testPayAddress } from '../wallets/address';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
 import { insertInvoice, selectInvoice, selectInvoicePage, type InvoicePage, type PageQuery } from './queries';
@@ -30,8 +29,8 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     orderId: body.order_id ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
-    // Test invoices never need a wallet; live ones are only ever paid to the workspace's own.
-    fallbackAddress: scope.environment === 'test' ? TEST_PAY_ADDRESSES[NETWORK_FAMILY[body.network]] : null,
+    // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
+    testAddress: scope.environment === 'test' ? testPayAddress(body.network) : null,
   });
   if (!record) {
     throw new AppError(
@@ -74,6 +73,20 @@ export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery
     has_more: hasMore,
     next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/**
+ * The portal's search: the invoices of this scope whose id or order_id is exactly `reference`, newest first
+ * (an id names one invoice; an order_id may be shared by several). Served by the (workspace, environment,
+ * order_id) index.
+ */
+export async function findInvoicesByReference(scope: InvoiceScope, reference: string, now = new Date(), limit = 50) {
+  const rows = await db().invoice.findMany({
+    where: { ...scope, OR: [{ id: reference }, { orderId: reference }] },
+    orderBy: { seq: 'desc' },
+    take: limit,
+  });
+  return rows.map((row) => toInvoiceResource(row, now));
 }
 
 /**

@@ -209,13 +209,16 @@ export interface NewInvoice {
   orderId: string | null;
   createdAt: Date;
   expiresAt: Date;
-  /** Used when the workspace has no wallet for the network (test invoices only). */
-  fallbackAddress: string | null;
+  /**
+   * Test invoices: the documented test address, always (SPEC §3.4: a test invoice never shows a real wallet).
+   * Live invoices: null, and the workspace's wallet for the network is used.
+   */
+  testAddress: string | null;
 }
 
 /**
- * Inserts the invoice paid to the workspace's wallet for the network, or to `fallbackAddress` when there is
- * none. Returns null (nothing written) when there is neither: a live invoice without a wallet.
+ * Inserts a test invoice paid to `testAddress`, or a live one paid to the workspace's wallet for the network.
+ * Returns null (nothing written) for a live invoice without a wallet.
  */
 export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<InvoiceRecord | null> {
   // On a durable session, not a metering one: an invoice must survive a crash.
@@ -223,8 +226,8 @@ export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<
     durableSql(),
     `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
       INSERT INTO invoices (id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id, created_at, expires_at)
-      SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
-      WHERE EXISTS (SELECT 1 FROM wallet) OR $7::text IS NOT NULL
+      SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE($7, (SELECT address FROM wallet)), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
+      WHERE $7::text IS NOT NULL OR EXISTS (SELECT 1 FROM wallet)
       RETURNING ${JSON_ROW} AS invoice`,
     [
       invoice.id,
@@ -233,7 +236,7 @@ export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<
       invoice.amount,
       invoice.network,
       invoice.currency,
-      invoice.fallbackAddress,
+      invoice.testAddress,
       invoice.description,
       invoice.metadata,
       invoice.orderId,

@@ -1,3 +1,4 @@
+import { testPayAddress } from '../wallets/address';
 import type { Currency, Network } from './currencies';
 import type { InvoiceResource } from './schemas';
 import { effectiveStatus, type StoredInvoiceStatus } from './state';
@@ -45,7 +46,8 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
     amount: formatAmount(row.amount),
     currency: row.currency as Currency,
     network: row.network as Network,
-    pay_address: row.payAddress,
+    // Read-time rule for invoices stored before SPEC §3.4 said so: a test invoice shows the test address only.
+    pay_address: row.environment === 'test' ? testPayAddress(row.network as Network) : row.payAddress,
     description: row.description,
     metadata: (row.metadata ?? {}) as Record<string, string>,
     order_id: row.orderId,
