@@ -18,6 +18,7 @@ export function Dialog({
   description,
   dismissible = true,
   initialFocus,
+  returnFocus,
   children,
   testId,
 }: {
@@ -28,6 +29,8 @@ export function Dialog({
   dismissible?: boolean;
   /** A CSS selector inside the dialog to focus first; else the first focusable element. */
   initialFocus?: string;
+  /** Where focus goes on close when it is not the element focused at opening (e.g. that was a disabled submit button). */
+  returnFocus?: () => HTMLElement | null;
   children: ReactNode;
   testId?: string;
 }) {
@@ -45,10 +48,11 @@ export function Dialog({
     first?.focus();
     return () => {
       if (dialog.open) dialog.close();
-      const back = opener.current;
-      if (back instanceof HTMLElement && back.isConnected) back.focus();
+      const back = returnFocus?.() ?? opener.current;
+      if (back instanceof HTMLElement && back !== document.body && back.isConnected) back.focus();
       else document.getElementById('main')?.focus();
     };
+    // returnFocus is read at close time only.
   }, [open, initialFocus]);
 
   if (!open) return null;

@@ -21,6 +21,7 @@ export function CreateKeyForm() {
   const [state, onSubmit, pending] = useKeptForm(createKey);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  const submit = useRef<HTMLButtonElement>(null);
   const announce = useAnnounce();
   const created = state?.ok && state.data.key.id !== dismissed ? state.data : null;
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
@@ -82,7 +83,7 @@ export function CreateKeyForm() {
           </div>
           <FieldError id="key-scopes-error" message={errors.scopes} />
         </fieldset>
-        <button type="submit" className={buttonClass.primary} disabled={pending}>
+        <button ref={submit} type="submit" className={buttonClass.primary} disabled={pending}>
           {pending ? 'Creating…' : 'Create key'}
         </button>
       </form>
@@ -93,6 +94,7 @@ export function CreateKeyForm() {
         dismissible={false}
         onClose={() => {}}
         initialFocus="#new-key-secret"
+        returnFocus={() => submit.current}
         title={created ? `API key created: ${created.key.label}` : ''}
         testId="new-key-dialog"
       >
