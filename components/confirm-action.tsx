@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useActionState, useEffect, useState, type ReactNode } from 'react';
+import { useState, useTransition, type ReactNode } from 'react';
 import type { ActionResult, ActionState } from '@/lib/portal/action';
 import { Dialog } from './dialog';
 import { useAnnounce } from './status';
@@ -41,17 +41,19 @@ export function ConfirmAction<T>({
   /** What the action does and what it cannot undo. */
   children: ReactNode;
 }) {
-  const [state, dispatch, pending] = useActionState(action, null);
+  const [pending, startTransition] = useTransition();
   const [open, setOpen] = useState(false);
   const announce = useAnnounce();
   const router = useRouter();
 
-  useEffect(() => {
-    if (!state) return;
-    announce(state.ok ? 'success' : 'error', state.ok ? success(state.data) : state.error);
-    router.refresh();
-    // Only a new result is news (announce and router are stable; `success` may be a fresh closure each render).
-  }, [state]);
+  // Announced from the transition itself, not from an effect of this component: a success often unmounts it
+  // (a revoked key loses its revoke button, a cancelled invoice its actions) in the same render as the result.
+  const run = (formData: FormData) =>
+    startTransition(async () => {
+      const result = await action(null, formData);
+      announce(result.ok ? 'success' : 'error', result.ok ? success(result.data) : result.error);
+      router.refresh();
+    });
 
   return (
     <>
@@ -59,7 +61,15 @@ export function ConfirmAction<T>({
         {trigger}
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title={title} description={children}>
-        <form action={dispatch} onSubmit={() => setOpen(false)} className="flex flex-wrap justify-end gap-2">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            const formData = new FormData(event.currentTarget);
+            setOpen(false);
+            run(formData);
+          }}
+          className="flex flex-wrap justify-end gap-2"
+        >
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useActionState, useEffect } from 'react';
+import { useTransition } from 'react';
 import { ConfirmAction } from '@/components/confirm-action';
 import { useAnnounce } from '@/components/status';
 import { buttonClass } from '@/components/ui';
@@ -29,16 +29,22 @@ export function InvoiceActions({ invoiceId, environment }: { invoiceId: string; 
 }
 
 function SimulatePaymentButton({ invoiceId }: { invoiceId: string }) {
-  const [state, action, pending] = useActionState(simulatePayment, null);
+  const [pending, startTransition] = useTransition();
   const announce = useAnnounce();
   const router = useRouter();
-  useEffect(() => {
-    if (!state) return;
-    announce(state.ok ? 'success' : 'error', state.ok ? `Payment simulated: invoice ${state.data.id} is ${state.data.status}.` : state.error);
-    router.refresh();
-  }, [state, announce, router]);
+  // Announced from the transition: a success unmounts this button (the invoice is no longer pending).
   return (
-    <form action={action}>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const formData = new FormData(event.currentTarget);
+        startTransition(async () => {
+          const result = await simulatePayment(null, formData);
+          announce(result.ok ? 'success' : 'error', result.ok ? `Payment simulated: invoice ${result.data.id} is ${result.data.status}.` : result.error);
+          router.refresh();
+        });
+      }}
+    >
       <input type="hidden" name="invoiceId" value={invoiceId} />
       <button type="submit" className={buttonClass.primary} disabled={pending}>
         {pending ? 'Simulating…' : 'Simulate payment'}
