@@ -85,7 +85,10 @@ export async function api(
 
 export const TEST_INVOICE = { amount: '10.00', currency: 'USDT', network: 'tron' } as const;
 
-/** The page's own alerts (Next's route announcer also has role="alert"; it is always empty). */
+/**
+ * The page's own alerts with something in them (Next's route announcer also has role="alert", and the portal's
+ * status region keeps an empty alert container so that screen readers announce what is put in it).
+ */
 export function alerts(scope: Page) {
-  return scope.locator('[role="alert"]:not(#__next-route-announcer__)');
+  return scope.locator('[role="alert"]:not(#__next-route-announcer__):not(:empty)');
 }

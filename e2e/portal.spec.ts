@@ -300,3 +300,23 @@ test('the 404 page keeps the portal navigation; the Docs link opens the API refe
   await expect(page.getByRole('heading', { name: 'Crypto invoicing API', level: 1 })).toBeVisible();
   await expect(page.locator('#createInvoice')).toContainText('/v1/invoices');
 });
+
+test('after a conflict the page refreshes: a stale "active" key revoked elsewhere shows the error and then "revoked"', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: WIDE });
+  const page = await context.newPage();
+  await signUp(page, uniqueEmail('stale'));
+  const key = await createKey(page, { label: 'Stale key' });
+  const other = await context.newPage();
+  await other.goto('/keys');
+  await expect(keyRow(other, key.label)).toContainText('active');
+  await keyRow(page, key.label).getByRole('button', { name: `Revoke key ${key.label}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(keyRow(page, key.label)).toContainText('revoked');
+
+  // The second tab still shows it active; its revoke fails with a conflict, which it says, and the row refreshes.
+  await keyRow(other, key.label).getByRole('button', { name: `Revoke key ${key.label}` }).click();
+  await other.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(other.getByRole('alert').filter({ hasText: 'is already revoked' })).toBeVisible();
+  await expect(keyRow(other, key.label)).toContainText('revoked');
+  await context.close();
+});
