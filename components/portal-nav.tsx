@@ -11,14 +11,15 @@ const LINKS = [
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
   { href: '/billing', label: 'Billing' },
+  { href: '/docs', label: 'Docs' },
 ] as const;
 
-/** The portal's main navigation; scrolls sideways on narrow screens. */
+/** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */
 export function PortalNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Portal" className="-mx-1 overflow-x-auto">
-      <ul className="flex gap-1 px-1 py-1">
+    <nav aria-label="Portal">
+      <ul className="flex flex-wrap gap-1 py-1">
         {LINKS.map((link) => {
           const active = link.href === '/' ? pathname === '/' : pathname.startsWith(link.href);
           return (

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card, Notice, PageHeader } from '@/components/ui';
-import { allPlans } from '@/lib/plans';
+import { allPlans, planAllowance } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
 import { PlanForm } from './plan-form';
 
@@ -16,7 +16,7 @@ export default async function BillingPage() {
           There is no payment provider: switching plans here is free and takes effect immediately, on the very next API request.
         </Notice>
         <Card title="Change plan">
-          <PlanForm plans={allPlans()} current={workspace.plan} />
+          <PlanForm plans={allPlans().map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
         </Card>
       </div>
     </>

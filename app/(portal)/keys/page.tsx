@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { Badge, Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
+import { LocalTime } from '@/components/local-time';
+import { Badge, Card, DataTable, EnvironmentBadge, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { listApiKeys } from '@/lib/keys/keys';
 import { requirePortalContext } from '@/lib/portal/context';
 import { CreateKeyForm } from './create-key-form';
@@ -21,23 +22,23 @@ export default async function KeysPage() {
           {keys.length === 0 ? (
             <p className="text-sm text-slate-600">No keys yet.</p>
           ) : (
-            <DataTable testId="keys-table" columns={[{ label: 'Label' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Scopes' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Actions', hidden: true }]}>
+            <DataTable testId="keys-table" columns={[{ label: 'Label' }, { label: 'Status' }, { label: 'Environment' }, { label: 'Prefix' }, { label: 'Scopes' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Actions', hidden: true }]}>
               {keys.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
-                  <td className="px-3 py-2 font-medium">{key.label}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
-                  <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
-                  <td className="px-3 py-2">
+                  <Td label="Label" className="break-words font-medium">{key.label}</Td>
+                  <Td label="Status"><StatusBadge status={key.revokedAt ? 'revoked' : 'active'} /></Td>
+                  <Td label="Environment"><EnvironmentBadge environment={key.environment} /></Td>
+                  <Td label="Prefix" className="font-mono text-xs">{key.prefix}…</Td>
+                  <Td label="Scopes">
                     <div className="flex flex-wrap gap-1">
                       {key.scopes.map((scope) => (
                         <Badge key={scope} tone="violet">{scope}</Badge>
                       ))}
                     </div>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDate(key.createdAt)}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</td>
-                  <td className="px-3 py-2"><StatusBadge status={key.revokedAt ? 'revoked' : 'active'} /></td>
-                  <td className="px-3 py-2">{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} label={key.label} />}</td>
+                  </Td>
+                  <Td label="Created"><LocalTime value={key.createdAt} /></Td>
+                  <Td label="Last used"><LocalTime value={key.lastUsedAt} fallback="Never" /></Td>
+                  <Td label="">{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} label={key.label} />}</Td>
                 </tr>
               ))}
             </DataTable>
