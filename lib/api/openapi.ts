@@ -220,7 +220,7 @@ function openApiOperation() {
       '200': {
         description: 'OpenAPI 3.1 document',
         headers: { 'Request-Id': ref('RequestId') },
-        content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
+        content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document' } } },
       },
       ...errorResponses(['validation_failed', 'internal_error']),
     },
