@@ -179,12 +179,14 @@ function addOptionsAndHead(path: string, item: Record<string, Record<string, unk
   const base = pascal(String(first.operationId));
   const pathParameters = ((first.parameters ?? []) as { in: string }[]).filter((parameter) => parameter.in === 'path');
   const shared = { tags: first.tags, security: [], parameters: pathParameters };
+  // A path parameter that is not valid percent-encoding names no route: 404 before any handler (proxy.ts).
+  const malformedPath = pathParameters.length > 0 ? errorResponses(['route_not_found']) : {};
   item.options = {
     ...shared,
     operationId: `options${base}`,
     summary: `Methods of ${path}`,
     description: `Answers 204 with \`Allow: ${methods.join(', ')}\`, without authentication. Any other method on this path is a 405 \`method_not_allowed\` with the same \`Allow\`.`,
-    responses: { '204': { description: 'The methods of this path', headers: { Allow: ref('Allow'), 'Request-Id': ref('RequestId') } } },
+    responses: { '204': { description: 'The methods of this path', headers: { Allow: ref('Allow'), 'Request-Id': ref('RequestId') } }, ...malformedPath },
   };
   const get = item.get;
   item.head = get
@@ -205,6 +207,7 @@ function addOptionsAndHead(path: string, item: Record<string, Record<string, unk
             description: '`method_not_allowed`: Method not allowed (no body: HEAD)',
             headers: { Allow: ref('Allow'), 'Request-Id': ref('RequestId') },
           },
+          ...withoutContent(malformedPath as Record<string, { content?: unknown }>),
         },
       };
 }
