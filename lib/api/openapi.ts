@@ -44,6 +44,7 @@ const HEADERS = {
   RetryAfter: header('Seconds to wait before retrying', { type: 'integer', format: 'int32', minimum: 1, maximum: 31 * 24 * 3600 }, true),
   IdempotentReplayed: header('"true" when the response is the stored result of an earlier request with the same Idempotency-Key', { type: 'string', enum: ['true'] }),
   Allow: header('Methods the path supports, e.g. "GET, POST"', { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', maxLength: 64 }, true),
+  AcceptPost: header('With `unsupported_media_type`: the media type the operation accepts', { type: 'string', enum: ['application/json'] }, true),
   WWWAuthenticate: header('Bearer challenge (RFC 6750)', { type: 'string', pattern: '^Bearer realm="api"', maxLength: 256 }, true),
   WWWAuthenticateInsufficientScope: header(
     'With `missing_scope`: Bearer challenge naming the scope the operation needs (RFC 6750 §3), e.g. `Bearer realm="api", error="insufficient_scope", scope="invoices:write"`',
@@ -89,6 +90,7 @@ function errorResponses(codes: ErrorCode[]) {
     if (status === 401) headers['WWW-Authenticate'] = ref('WWWAuthenticate');
     if (statusCodes.includes('missing_scope')) headers['WWW-Authenticate'] = ref('WWWAuthenticateInsufficientScope');
     if (status === 429 || status === 503) headers['Retry-After'] = ref('RetryAfter');
+    if (status === 415) headers['Accept-Post'] = ref('AcceptPost');
     responses[String(status)] = {
       description: statusCodes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].title}`).join('; '),
       headers,
@@ -260,7 +262,8 @@ export function buildOpenApiDocument() {
     openapi: '3.1.0',
     info: {
       title: 'Crypto invoicing API',
-      version: '1.0.0',
+      // Semver of the document (docs/versioning.md): 1.1 added 415, strict query parameters everywhere, OPTIONS/HEAD.
+      version: '1.1.0',
       description: description(),
       contact: { name: 'Developer portal', url: publicUrl() },
     },
