@@ -90,6 +90,11 @@ export const ERROR_CATALOGUE = {
     meaning: 'Only a pending invoice can be paid; this one is paid, expired or cancelled.',
     action: 'Read the invoice to see its status; create a new invoice to collect again.',
   },
+  event_not_found: {
+    status: 404, title: 'Event not found', api: true,
+    meaning: "No event with this id exists in the key's workspace and environment.",
+    action: 'Check the id, and that the key has the same environment (test_ or live_) as the event.',
+  },
   wallet_not_configured: {
     status: 422, title: 'Wallet not configured', api: true,
     meaning: 'A live invoice needs a receiving wallet for its network and none is configured.',
@@ -125,6 +130,16 @@ export const ERROR_CATALOGUE = {
     status: 409, title: 'Key already revoked', api: false,
     meaning: 'The key was revoked earlier.',
     action: 'Nothing to do.',
+  },
+  webhook_url_refused: {
+    status: 400, title: 'Webhook URL refused', api: false,
+    meaning: 'The webhook URL is not allowed (not https, or it resolves to a private, loopback or link-local address).',
+    action: 'Use a public https URL.',
+  },
+  webhook_endpoint_not_found: {
+    status: 404, title: 'Webhook endpoint not found', api: false,
+    meaning: 'The webhook endpoint does not exist in this workspace.',
+    action: 'Check the identifier.',
   },
   service_unavailable: {
     status: 503, title: 'Service unavailable', api: true,

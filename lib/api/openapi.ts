@@ -6,6 +6,8 @@ import { ENDPOINTS } from './endpoints';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { converter, type Converter, type JsonSchema } from './json-schema';
 import { ERRORS_PAGE_PATH, problemTypeUri, ProblemSchema } from './problem';
+import { EventResource } from '../events/schemas';
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../events/types';
 
 /**
  * The OpenAPI 3.1 document, generated from the endpoint registry, its zod schemas and the error
@@ -258,6 +260,39 @@ export function buildOpenApiDocument() {
   paths[OPENAPI_PATH] = { get: openApiOperation() };
   for (const [path, item] of Object.entries(paths)) addOptionsAndHead(path, item);
 
+  const eventSchema = convert(EventResource, 'output');
+  const webhooks = Object.fromEntries(
+    EVENT_TYPE_NAMES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(/\W/g, '_')}`,
+          summary: type,
+          description: `${EVENT_TYPES[type]} Sent to each enabled endpoint of the event's workspace and environment subscribed to \`${type}\`, signed per Standard Webhooks (docs/webhooks.md). Respond 2xx within 10 s; anything else is retried.`,
+          tags: ['Webhooks'],
+          security: [],
+          parameters: [
+            { name: 'webhook-id', in: 'header', required: true, description: 'The event id, the same on every retry: de-duplicate on it', schema: { type: 'string' } },
+            { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              required: true,
+              description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (two during a secret roll)',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { allOf: [eventSchema, { type: 'object', properties: { type: { const: type } } }] } } },
+          },
+          responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is retried' } },
+        },
+      },
+    ]),
+  );
+
+
   return {
     openapi: '3.1.0',
     info: {
@@ -281,8 +316,11 @@ export function buildOpenApiDocument() {
       { name: 'Invoices', description: 'Create, list, read and cancel invoices' },
       { name: 'Test mode', description: 'Simulate payments of test invoices' },
       { name: 'Meta', description: 'This document' },
+      { name: 'Events', description: 'Everything that happened to your invoices, kept 30 days' },
+      { name: 'Webhooks', description: 'Events as signed POSTs to your endpoints (configured in the portal)' },
     ],
     paths,
+    webhooks,
     components: {
       schemas: components,
       headers: HEADERS,
