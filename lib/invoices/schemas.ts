@@ -150,7 +150,8 @@ export const InvoiceIdParams = z.strictObject({
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp').meta({ example: '2026-11-22T10:00:00.000Z' });
 const ResponseAmount = z.string().max(AMOUNT_MAX_LENGTH).regex(AMOUNT_PATTERN).describe('Decimal string in the currency\'s units, without trailing fractional zeros');
 
-const INVOICE_EXAMPLE = {
+/** A complete invoice as the API returns it: the example of `Invoice`, `InvoiceList` and `Event`. */
+export const INVOICE_EXAMPLE = {
   id: 'inv_3kTz9QwErTyUiOpAsDfGhJkL',
   object: 'invoice',
   environment: 'test',

@@ -34,6 +34,9 @@ const ROUTES: RouteCase[] = [
     scope: 'invoices:write',
     byId: true,
   },
+  // Event routes: authentication, scope and the query rule (event isolation is tested in the events suites).
+  { name: 'GET /v1/events', method: 'GET', path: () => '/v1/events', scope: 'invoices:read', byId: false },
+  { name: 'GET /v1/events/{id}', method: 'GET', path: () => '/v1/events/evt_000000000000000000000000', scope: 'invoices:read', byId: false },
 ];
 
 describe('security suite coverage', () => {

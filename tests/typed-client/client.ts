@@ -1,4 +1,5 @@
 import createClient from 'openapi-fetch';
+import type { Exchange, Keys } from './exchange';
 import type { paths } from './generated/schema';
 
 /**
@@ -6,28 +7,10 @@ import type { paths } from './generated/schema';
  * tests/contract/typed-client.test.ts), covering every operation. Type-checked under strict by that test; run
  * against the real server by it too, which then checks that every response received fits the generated types.
  */
-export interface Exchange {
-  operationId: string;
-  path: keyof paths;
-  method: 'get' | 'post' | 'head' | 'options';
-  status: number;
-  contentType: string;
-  body: unknown;
-}
-
-export interface Keys {
-  /** Business plan, test environment, every scope. */
-  full: string;
-  /** invoices:read only. */
-  readOnly: string;
-  /** Live environment (simulate-payment refuses it). */
-  live: string;
-}
-
 export async function exercise(baseUrl: string, keys: Keys): Promise<Exchange[]> {
   const client = createClient<paths>({ baseUrl, headers: { 'X-API-Key': keys.full } });
   const exchanges: Exchange[] = [];
-  const record = (operationId: string, path: keyof paths, method: Exchange['method'], result: { response: Response; data?: unknown; error?: unknown }) => {
+  const record = (operationId: string, path: keyof paths & string, method: Exchange['method'], result: { response: Response; data?: unknown; error?: unknown }) => {
     exchanges.push({
       operationId,
       path,
@@ -76,6 +59,16 @@ export async function exercise(baseUrl: string, keys: Keys): Promise<Exchange[]>
   record('cancelInvoice', '/v1/invoices/{id}/cancel', 'post', await client.POST('/v1/invoices/{id}/cancel', { params: { path: { id: secondId } } }));
   record('headCancelInvoice', '/v1/invoices/{id}/cancel', 'head', await client.HEAD('/v1/invoices/{id}/cancel', { params: { path: { id } } }));
   record('optionsCancelInvoice', '/v1/invoices/{id}/cancel', 'options', await client.OPTIONS('/v1/invoices/{id}/cancel', { params: { path: { id } } }));
+
+  const events = await client.GET('/v1/events', { params: { query: { limit: 5, type: 'invoice.created' } } });
+  record('listEvents', '/v1/events', 'get', events);
+  record('headListEvents', '/v1/events', 'head', await client.HEAD('/v1/events'));
+  record('optionsListEvents', '/v1/events', 'options', await client.OPTIONS('/v1/events'));
+  const eventId = events.data?.data[0]?.id ?? 'evt_000000000000000000000000';
+  record('getEvent', '/v1/events/{id}', 'get', await client.GET('/v1/events/{id}', { params: { path: { id: eventId } } }));
+  record('getEvent', '/v1/events/{id}', 'get', await client.GET('/v1/events/{id}', { params: { path: { id: 'evt_000000000000000000000000' } } }));
+  record('headGetEvent', '/v1/events/{id}', 'head', await client.HEAD('/v1/events/{id}', { params: { path: { id: eventId } } }));
+  record('optionsGetEvent', '/v1/events/{id}', 'options', await client.OPTIONS('/v1/events/{id}', { params: { path: { id: eventId } } }));
 
   record('getOpenApiDocument', '/v1/openapi.json', 'get', await client.GET('/v1/openapi.json'));
   record('headGetOpenApiDocument', '/v1/openapi.json', 'head', await client.HEAD('/v1/openapi.json'));
