@@ -71,7 +71,9 @@ export async function authenticateRequest(
   }
   const headers = headersFor(result, options.now);
   if (options.scope && !result.key.scopes.includes(options.scope)) {
-    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers });
+    // RFC 6750 §3: the challenge names the scope the operation needs.
+    const challenge = `${CHALLENGE}, error="insufficient_scope", scope="${options.scope}"`;
+    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers: { ...headers, 'WWW-Authenticate': challenge } });
   }
   return { authorization: result, headers };
 }

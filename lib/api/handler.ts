@@ -20,6 +20,9 @@ function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+/** One rule for every operation: a query parameter the operation does not define is a 400 naming it. */
+export const NO_QUERY = z.strictObject({});
+
 /**
  * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's fused read
  * is built from them, but a failure is only thrown once steps 1–6 have passed.
@@ -27,7 +30,7 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 async function parseLocation(endpoint: AnyEndpoint, request: Request, context: RouteContext): Promise<Outcome<{ params: unknown; query: unknown }>> {
   try {
     const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
-    const query: unknown = endpoint.query ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams)) : {};
+    const query: unknown = parseOrThrow(endpoint.query ?? NO_QUERY, Object.fromEntries(new URL(request.url).searchParams));
     return { ok: true, value: { params, query } };
   } catch (error) {
     return { ok: false, error };

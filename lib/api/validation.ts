@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldError } from '../errors';
+import { MAX_FIELD_ERRORS, type FieldError } from '../errors';
 import { ENVIRONMENT_FIELD_HINT } from '../invoices/schemas';
 
 const ENVIRONMENT_FIELDS = new Set(['mode', 'environment', 'env', 'livemode']);
@@ -24,7 +24,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
     }
     out.push({ path: joinPath(path), message: issue.message });
   }
-  return out;
+  return out.slice(0, MAX_FIELD_ERRORS);
 }
 
 export function summarize(errors: FieldError[]): string {

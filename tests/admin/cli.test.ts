@@ -44,7 +44,7 @@ describe('admin CLI', () => {
     const revoked = await admin('key:revoke', '--id', String(key.id), '--json');
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
     expectProblem(await call('GET', '/v1/me', { key: key.secret }), 401, 'revoked_api_key');
-  });
+  }, 300_000); // six CLI processes (tsx start-up each): minutes on a loaded 2-core machine
 
   it('errors exit non-zero with a clear message and print no secret', async () => {
     const badPlan = await admin('plan:set', '--workspace', 'ws_nope', '--plan', 'Gold');
@@ -59,5 +59,5 @@ describe('admin CLI', () => {
     const unknown = await admin('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
-  });
+  }, 300_000); // six CLI processes (tsx start-up each): minutes on a loaded 2-core machine
 });
