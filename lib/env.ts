@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // One JSON line per /v1 request on stdout (lib/api/access-log.ts).
+  ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

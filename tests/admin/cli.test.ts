@@ -60,4 +60,45 @@ describe('admin CLI', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
   });
+  it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
+    const email = `lister-${Date.now()}@example.test`;
+    const created = JSON.parse((await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Listed', '--json')).stdout);
+    const workspaceId: string = created.workspace.id;
+    const key = JSON.parse((await admin('key:create', '--workspace', workspaceId, '--label', 'listed key', '--env', 'test', '--json')).stdout);
+    await admin('key:revoke', '--id', String(key.id));
+    const live = JSON.parse((await admin('key:create', '--workspace', workspaceId, '--label', 'live one', '--env', 'live', '--json')).stdout);
+
+    const users = await admin('user:list', '--json');
+    expect(users.code, users.stderr).toBe(0);
+    expect(JSON.parse(users.stdout)).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
+
+    const mine = await admin('workspace:list', '--email', email.toUpperCase(), '--json');
+    expect(JSON.parse(mine.stdout)).toEqual([{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }]);
+    const all = JSON.parse((await admin('workspace:list', '--json')).stdout) as { id: string }[];
+    expect(all.map((w) => w.id)).toContain(workspaceId);
+    expect(all.length).toBeGreaterThan(1);
+    expect(JSON.parse((await admin('workspace:list', '--email', 'nobody@example.test', '--json')).stdout)).toEqual([]);
+
+    const keys = await admin('key:list', '--workspace', workspaceId, '--json');
+    expect(keys.code, keys.stderr).toBe(0);
+    const listed = JSON.parse(keys.stdout);
+    expect(listed).toEqual([
+      { id: live.id, label: 'live one', prefix: live.prefix, environment: 'live', scopes: ['invoices:read', 'invoices:write'], status: 'active', created_at: expect.any(String), last_used_at: null, revoked_at: null },
+      { id: key.id, label: 'listed key', prefix: key.prefix, environment: 'test', scopes: ['invoices:read', 'invoices:write'], status: 'revoked', created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+    ]);
+    const text = await admin('key:list', '--workspace', workspaceId);
+    expect(text.stdout).toContain('listed key');
+    expect(text.stdout).toMatch(/revoked/);
+    for (const output of [keys.stdout, text.stdout]) {
+      expect(output).not.toContain(key.secret);
+      expect(output).not.toContain(live.secret);
+    }
+    expect((await admin('user:list')).stdout).toContain(email);
+    expect((await admin('workspace:list', '--email', email)).stdout).toContain(workspaceId);
+
+    const missing = await admin('key:list', '--workspace', 'ws_nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Workspace ws_nope not found');
+    expect((await admin('key:list')).code).toBe(2);
+  });
 });
