@@ -21,7 +21,8 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-describe('admin CLI', () => {
+// Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
+describe('admin CLI', { timeout: 240_000 }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
     const created = await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Ops', '--json');
@@ -96,5 +97,5 @@ describe('admin CLI', () => {
     const missing = await admin('key:list', '--workspace', 'ws_nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Workspace ws_nope not found');
-  }, 180_000); // ten CLI runs, each a process with its own start-up
+  });
 });
