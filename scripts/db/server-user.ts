@@ -81,7 +81,9 @@ export function serverUserCanReach(target: string): boolean {
   const user = serverUser();
   if (!user) return true;
   // Asked of the kernel as that user, with the same credentials the server gets (no supplementary groups).
-  const test = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -r "$1"', 'sh', target], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+  // A directory needs only execute (enter; `.data` is 0711, not listable), a binary read and execute.
+  const script = 'if [ -d "$1" ]; then test -x "$1"; else test -r "$1" && test -x "$1"; fi';
+  const test = spawnSync('/bin/sh', ['-c', script, 'sh', target], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
   return test.status === 0;
 }
 
