@@ -2,11 +2,10 @@
 // database on TEST_DATABASE_URL's server), migrated with the project's migrate(), `next build` if stale, then
 // `next start` on E2E_PORT. Never the developer's .data database. SIGTERM/SIGINT stop everything and delete the dir.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureEmbeddedDatabase, type EmbeddedDatabase } from '../scripts/db/embedded';
+import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
 import { migrate } from '../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../scripts/next-app';
 
@@ -69,7 +68,7 @@ async function main() {
   if (process.env.TEST_DATABASE_URL) {
     databaseUrl = await freshDatabaseOn(process.env.TEST_DATABASE_URL);
   } else {
-    tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-e2e-'));
+    tempDir = makeTempDir('invoicing-e2e-');
     embedded = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'invoicing_e2e', verbose: false });
     databaseUrl = embedded.url;
   }

@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // One JSON line per /v1 request on stdout (lib/api/access-log.ts).
+  ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { resolveDatabaseUrl } from './db/embedded';
 import { migrate } from './db/migrate';
+import { table } from './admin-table';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -14,6 +15,9 @@ Commands:
   key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
   key:revoke    --id N
   wallet:set    --workspace ID --network N --address A
+  user:list                       every user with their workspaces
+  workspace:list [--email E]      every workspace (or those of one user) with plan and members
+  key:list      --workspace ID    a workspace's keys: id, label, prefix, scopes, status (never a secret)
 
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
@@ -40,6 +44,10 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
   const { setWallet } = await import('../lib/wallets/wallets');
   const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
   const { isScope } = await import('../lib/scopes');
+  const { listUsers, listWorkspaces } = await import('../lib/workspaces/directory');
+  const { getWorkspace } = await import('../lib/workspaces/workspaces');
+  const { listApiKeys } = await import('../lib/keys/keys');
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
 
   switch (command) {
     case 'user:create': {
@@ -100,6 +108,49 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       return {
         json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address },
         text: `Wallet for ${wallet.network} set to ${wallet.address}`,
+      };
+    }
+    case 'user:list': {
+      const users = await listUsers();
+      return {
+        json: users.map((u) => ({ id: u.id, email: u.email, created_at: iso(u.createdAt), workspaces: u.workspaces })),
+        text: table(
+          ['USER', 'EMAIL', 'CREATED', 'WORKSPACES'],
+          users.map((u) => [u.id, u.email, iso(u.createdAt), u.workspaces.map((w) => `${w.id} (${w.role})`).join(', ')]),
+        ),
+      };
+    }
+    case 'workspace:list': {
+      const workspaces = await listWorkspaces({ email: optional(flags, 'email') });
+      return {
+        json: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, created_at: iso(w.createdAt), members: w.members })),
+        text: table(
+          ['WORKSPACE', 'NAME', 'PLAN', 'CREATED', 'MEMBERS'],
+          workspaces.map((w) => [w.id, w.name, w.plan, iso(w.createdAt), w.members.map((m) => m.email).join(', ')]),
+        ),
+      };
+    }
+    case 'key:list': {
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      // ApiKeyView carries no secret and no hash: nothing to strip here.
+      const keys = await listApiKeys(workspace.id);
+      const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : 'active');
+      return {
+        json: keys.map((k) => ({
+          id: k.id,
+          label: k.label,
+          prefix: k.prefix,
+          environment: k.environment,
+          scopes: k.scopes,
+          status: status(k),
+          created_at: iso(k.createdAt),
+          last_used_at: iso(k.lastUsedAt),
+          revoked_at: iso(k.revokedAt),
+        })),
+        text: table(
+          ['KEY', 'LABEL', 'PREFIX', 'ENV', 'SCOPES', 'STATUS', 'LAST USED'],
+          keys.map((k) => [String(k.id), k.label, `${k.prefix}…`, k.environment, k.scopes.join(','), status(k), iso(k.lastUsedAt) ?? 'never']),
+        ),
       };
     }
     default:

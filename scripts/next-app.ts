@@ -151,7 +151,11 @@ export async function startNext(options: StartNextOptions): Promise<NextServer> 
     ...(mode === 'start' ? { NODE_ENV: 'production' } : {}),
   });
   if (mode === 'dev') delete env.NODE_ENV;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), NEXT_BIN, mode, '-p', String(port)], {
+  // Idle keep-alive connections live 65 s (Node's default is 5 s): a client or proxy that reuses a pooled
+  // connection just as the server closes it gets "socket closed" instead of a response; with the server's timeout
+  // longer than the client's (undici ≈ 4–60 s, load balancers 60 s), the client always closes first.
+  const keepAlive = mode === 'start' ? ['--keepAliveTimeout', '65000'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), NEXT_BIN, mode, '-p', String(port), ...keepAlive], {
     cwd: PROJECT_ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',

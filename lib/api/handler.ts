@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
+import { noteApiKey } from './access-log';
 import { authenticateRequest } from './authenticate';
 import { readJsonBody } from './body';
 import type { AnyEndpoint, EndpointContext } from './endpoint';
@@ -74,6 +75,7 @@ export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
         read: location.ok ? endpoint.prefetch?.({ ...location.value, now }) : null,
       });
       headers = auth.headers;
+      noteApiKey(request, auth.authorization.key.id);
       if (!location.ok) throw location.error;
       const { params, query } = location.value;
       const { body, rawBody } = await parseBody(endpoint, request);

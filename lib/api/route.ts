@@ -7,11 +7,17 @@ import { newRequestId } from './request-id';
 import { documentedErrors } from './errors-page';
 import { buildOpenApiDocument } from './openapi';
 import { summarize } from './validation';
+import { withAccessLog } from './access-log';
 
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 /** What a /v1 route file exports. OPTIONS is ours too: Next's automatic answer would list every exported method in Allow. */
 type RouteExports = Record<RouteMethod | 'OPTIONS', RouteHandler>;
+
+/** Every /v1 answer, whichever route file gives it, writes its access-log line. */
+function logged(handlers: RouteExports): RouteExports {
+  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, withAccessLog(handler)])) as RouteExports;
+}
 
 /** OPTIONS: 204 with the methods the path really supports (HEAD is answered by Next from GET). */
 function options(allow: string): RouteHandler {
@@ -29,7 +35,7 @@ export function apiRoute(...endpoints: AnyEndpoint[]): RouteExports {
     const endpoint = endpoints.find((candidate) => candidate.method === method);
     handlers[method] = endpoint ? withApiKey(endpoint) : methodNotAllowed(method, allow);
   }
-  return handlers;
+  return logged(handlers);
 }
 
 function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
@@ -41,7 +47,7 @@ function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
 export function unknownRoute(): RouteExports {
   const handler: RouteHandler = async (request) =>
     errorResponse(new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`), newRequestId());
-  return Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports;
+  return logged(Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports);
 }
 
 /** GET /v1/openapi.json: public (no key, not counted), built once per process. */
@@ -70,7 +76,7 @@ export function openApiRoute(): RouteExports {
           }
         : methodNotAllowed(method, 'GET');
   }
-  return handlers;
+  return logged(handlers);
 }
 
 /** GET /docs/errors.json: the errors page as JSON (lib/api/errors-page.ts). */

@@ -15,10 +15,10 @@
  * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureEmbeddedDatabase, freePort, runningServer, type EmbeddedDatabase } from '../db/embedded';
+import { ensureEmbeddedDatabase, freePort, makeTempDir, runningServer, type EmbeddedDatabase } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { ensureBuild, PROJECT_ROOT, startNext, type NextServer } from '../next-app';
 import { sampleRss, treeCpuMs } from './proc';
@@ -117,7 +117,7 @@ function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number
 
 async function main() {
   const started = Date.now();
-  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-bench-'));
+  const tempDir = makeTempDir('invoicing-bench-');
   let database: EmbeddedDatabase | undefined;
   let server: NextServer | undefined;
   let cleaned: Promise<void> | undefined;

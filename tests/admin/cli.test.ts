@@ -3,6 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { call, expectProblem } from '../support/http';
+import { createApiKey, revokeApiKey } from '@/lib/keys/keys';
+import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -21,7 +23,8 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-describe('admin CLI', () => {
+// Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
+describe('admin CLI', { timeout: 240_000 }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
     const created = await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Ops', '--json');
@@ -60,4 +63,42 @@ describe('admin CLI', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
   }, 300_000); // six CLI processes (tsx start-up each): minutes on a loaded 2-core machine
+
+  it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
+    // The data is made through the domain functions (as the other suites do); only the list commands run as CLI
+    // processes, each a few seconds of start-up on a loaded machine.
+    const email = `lister-${Date.now()}@example.test`;
+    const { user, workspace } = await createUserWithWorkspace({ email, password: 'a long password', workspaceName: 'Listed' });
+    const created = { user, workspace };
+    const workspaceId = workspace.id;
+    const key = { ...(await createApiKey(workspaceId, { label: 'listed key', environment: 'test' })) };
+    await revokeApiKey(key.key.id, workspaceId);
+    const live = await createApiKey(workspaceId, { label: 'live one', environment: 'live' });
+
+    const users = await admin('user:list', '--json');
+    expect(users.code, users.stderr).toBe(0);
+    expect(JSON.parse(users.stdout)).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
+
+    const mine = await admin('workspace:list', '--email', email.toUpperCase(), '--json');
+    expect(JSON.parse(mine.stdout)).toEqual([{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }]);
+
+    const keys = await admin('key:list', '--workspace', workspaceId, '--json');
+    expect(keys.code, keys.stderr).toBe(0);
+    const listed = JSON.parse(keys.stdout);
+    expect(listed).toEqual([
+      { id: live.key.id, label: 'live one', prefix: live.key.prefix, environment: 'live', scopes: ['invoices:read', 'invoices:write'], status: 'active', created_at: expect.any(String), last_used_at: null, revoked_at: null },
+      { id: key.key.id, label: 'listed key', prefix: key.key.prefix, environment: 'test', scopes: ['invoices:read', 'invoices:write'], status: 'revoked', created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+    ]);
+    const text = await admin('key:list', '--workspace', workspaceId);
+    expect(text.stdout).toContain('listed key');
+    expect(text.stdout).toMatch(/revoked/);
+    for (const output of [keys.stdout, text.stdout]) {
+      expect(output).not.toContain(key.secret);
+      expect(output).not.toContain(live.secret);
+    }
+
+    const missing = await admin('key:list', '--workspace', 'ws_nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Workspace ws_nope not found');
+  });
 });

@@ -9,12 +9,11 @@
 // Teardown stops Next and the database and deletes the temp dir; an exit handler does the same synchronously if
 // the run dies before teardown.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { ensureEmbeddedDatabase, freePort, type EmbeddedDatabase } from '../../scripts/db/embedded';
+import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } from '../../scripts/db/embedded';
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../../scripts/next-app';
 import { chainSettings, startLocalChain, type LocalChain } from '../../scripts/chain/local-chain';
@@ -111,7 +110,7 @@ export default async function setup(project: TestProject) {
       databaseUrl = created.url;
       log(`created database ${new URL(databaseUrl).pathname.slice(1)} on TEST_DATABASE_URL's server`);
     } else {
-      tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-test-'));
+      tempDir = makeTempDir('invoicing-test-');
       const dir = tempDir;
       cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
       embedded = await ensureEmbeddedDatabase({
