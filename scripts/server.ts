@@ -1,0 +1,77 @@
+// The app's HTTP server: Next's request handler behind a plain node:http server, used by `npm start`,
+// `npm run dev`, the test and e2e harnesses and the benchmark (scripts/next-app.ts spawns it), instead of
+// `next start`, for two things `next start` does not do:
+//
+// 1. The client address. `next start` sets X-Forwarded-For to the socket address only when the header is
+//    absent, so a client picks its own "address" by sending one. Here the socket address is always APPENDED,
+//    as a reverse proxy does, so the list ends with the TCP peer and lib/http/client-address.ts can count
+//    TRUSTED_PROXY_HOPS from the right. With no trusted proxy, client-written X-Forwarded-Host/-Proto/-Port
+//    are dropped (Next then fills them from the socket).
+// 2. Security headers from configuration (lib/http/security-headers.ts) on every response, /api/auth/* too,
+//    with a per-request CSP nonce that Next reads from the request's Content-Security-Policy header.
+//
+// Usage: node --import tsx scripts/server.ts [--dev]   (PORT, HOSTNAME from the environment)
+import http from 'node:http';
+import path from 'node:path';
+import next from 'next';
+import { env, githubOAuth, publicUrl } from '../lib/env';
+import { newNonce, securityHeaders, type SecurityHeaderOptions } from '../lib/http/security-headers';
+
+const dev = process.argv.includes('--dev');
+const port = env().PORT;
+const hops = env().TRUSTED_PROXY_HOPS;
+const headerOptions: SecurityHeaderOptions = {
+  https: publicUrl().startsWith('https:'),
+  dev,
+  // next-auth's sign-in redirects a form post on to the provider's authorization page.
+  formActionOrigins: githubOAuth() ? ['https://github.com'] : [],
+};
+const hsts = headerOptions.https ? securityHeaders('', headerOptions)['Strict-Transport-Security'] : undefined;
+
+const app = next({ dev, dir: path.resolve(import.meta.dirname, '..'), port, hostname: 'localhost' });
+const handle = app.getRequestHandler();
+
+function onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const peer = req.socket.remoteAddress ?? '';
+  const forwarded = req.headers['x-forwarded-for'];
+  req.headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
+  if (hops === 0) {
+    delete req.headers['x-forwarded-host'];
+    delete req.headers['x-forwarded-proto'];
+    delete req.headers['x-forwarded-port'];
+  }
+  const url = req.url ?? '/';
+  if (url.startsWith('/v1')) {
+    // The JSON API: no documents to protect with a CSP; HSTS still applies to the whole origin.
+    if (hsts) res.setHeader('Strict-Transport-Security', hsts);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+  } else {
+    const nonce = newNonce();
+    const headers = securityHeaders(nonce, headerOptions);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    req.headers['content-security-policy'] = headers['Content-Security-Policy'];
+  }
+  handle(req, res).catch((error: unknown) => {
+    console.error('[server] unhandled error', error instanceof Error ? error.message : error);
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  });
+}
+
+async function main(): Promise<void> {
+  await app.prepare();
+  const server = http.createServer(onRequest);
+  server.listen(port, () => console.error(`[server] ${dev ? 'next dev' : 'next'} listening on port ${port}`));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      server.close();
+      setTimeout(() => process.exit(0), 2_000).unref();
+      void app.close().finally(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('[server] could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
