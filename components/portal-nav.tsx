@@ -11,6 +11,7 @@ const LINKS = [
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
   { href: '/billing', label: 'Billing' },
+  { href: '/account', label: 'Account' },
 ] as const;
 
 /** The portal's main navigation; scrolls sideways on narrow screens. */

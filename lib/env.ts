@@ -29,6 +29,14 @@ const EnvSchema = z.object({
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Plans a workspace owner may pick on the billing page; the others are set by the operator (admin CLI).
+  SELF_SERVE_PLANS: z
+    .string()
+    .default('Trial,Developer')
+    .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['Trial', 'Developer', 'Business', 'Merchant']))),
+  // Portal sign-ups accepted per client address per hour (lib/auth/throttle.ts).
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

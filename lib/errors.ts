@@ -27,6 +27,9 @@ export const ERROR_CATALOGUE = {
   email_taken: { status: 409, title: 'Email already registered' },
   invalid_wallet_address: { status: 400, title: 'Invalid wallet address' },
   key_already_revoked: { status: 409, title: 'Key already revoked' },
+  plan_not_self_serve: { status: 403, title: 'Plan set by the operator' },
+  too_many_attempts: { status: 429, title: 'Too many attempts' },
+  current_password_incorrect: { status: 400, title: 'Current password incorrect' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -59,3 +59,12 @@ export function defaultPlan(): PlanName {
 export function planWithoutApiAccessMessage(name: PlanName): string {
   return `The ${name} plan does not include API access. Switch to the Developer or Business plan in the portal's billing page.`;
 }
+
+/** Plans a workspace owner may choose in the portal (SELF_SERVE_PLANS); the operator sets any plan. */
+export function selfServePlans(): PlanName[] {
+  return PLAN_NAMES.filter((name) => env().SELF_SERVE_PLANS.includes(name));
+}
+
+export function isSelfServePlan(name: PlanName): boolean {
+  return selfServePlans().includes(name);
+}
