@@ -86,6 +86,8 @@ async function main() {
       // A secret of the run's own: nothing is written under the developer's .data/.
       NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
       PLAN_DEVELOPER_RATE_LIMIT: process.env.PLAN_DEVELOPER_RATE_LIMIT ?? '1000',
+      // Every e2e sign-up comes from 127.0.0.1.
+      SIGNUP_LIMIT_PER_HOUR: '1000',
     },
   });
   log(`next start on ${server.baseUrl}`);
