@@ -82,6 +82,7 @@ async function main() {
     port,
     databaseUrl,
     stdio: 'inherit',
+    publicUrl: `http://127.0.0.1:${port}`,
     env: {
       // A secret of the run's own: nothing is written under the developer's .data/.
       NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),

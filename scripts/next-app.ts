@@ -11,7 +11,7 @@ import path from 'node:path';
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(PROJECT_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 // The app's own HTTP server around Next's request handler (client address, security headers): scripts/server.ts.
-const SERVER_SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'server.ts');
+const SERVER_SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'server.cjs');
 const DIST_DIR = path.join(PROJECT_ROOT, '.next');
 const FINGERPRINT_FILE = path.join(DIST_DIR, 'source-fingerprint');
 
@@ -140,6 +140,8 @@ export interface StartNextOptions {
   /** Path polled until it answers 200 (default /api/health). */
   healthPath?: string;
   timeoutMs?: number;
+  /** PUBLIC_URL for this server unless `env` sets one (test harnesses: the 127.0.0.1 address they browse). */
+  publicUrl?: string;
   /** Extra flags for the node process running Next (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
 }
@@ -151,12 +153,12 @@ export async function startNext(options: StartNextOptions): Promise<NextServer> 
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     PORT: String(port),
-    // Links, redirects and cookies follow PUBLIC_URL (never request headers): default to the address served here.
-    PUBLIC_URL: options.env?.PUBLIC_URL ?? process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+    // Links, redirects and cookies follow PUBLIC_URL, never request headers (lib/env.ts).
+    ...(options.publicUrl && !options.env?.PUBLIC_URL ? { PUBLIC_URL: options.publicUrl } : {}),
     ...(mode === 'start' ? { NODE_ENV: 'production' } : {}),
   });
   if (mode === 'dev') delete env.NODE_ENV;
-  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', SERVER_SCRIPT, ...(mode === 'dev' ? ['--dev'] : [])];
+  const args = [...(options.nodeArgs ?? []), SERVER_SCRIPT, ...(mode === 'dev' ? ['--dev'] : [])];
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: env as NodeJS.ProcessEnv,

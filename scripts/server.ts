@@ -10,28 +10,32 @@
 // 2. Security headers from configuration (lib/http/security-headers.ts) on every response, /api/auth/* too,
 //    with a per-request CSP nonce that Next reads from the request's Content-Security-Policy header.
 //
-// Usage: node --import tsx scripts/server.ts [--dev]   (PORT, HOSTNAME from the environment)
+// Usage: node scripts/server.cjs [--dev]   (the launcher; PORT and the rest of the configuration from the environment)
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { env, githubOAuth, publicUrl } from '../lib/env';
 import { newNonce, securityHeaders, type SecurityHeaderOptions } from '../lib/http/security-headers';
 
-const dev = process.argv.includes('--dev');
-const port = env().PORT;
-const hops = env().TRUSTED_PROXY_HOPS;
-const headerOptions: SecurityHeaderOptions = {
-  https: publicUrl().startsWith('https:'),
-  dev,
-  // next-auth's sign-in redirects a form post on to the provider's authorization page.
-  formActionOrigins: githubOAuth() ? ['https://github.com'] : [],
-};
-const hsts = headerOptions.https ? securityHeaders('', headerOptions)['Strict-Transport-Security'] : undefined;
+type Handle = ReturnType<ReturnType<typeof next>['getRequestHandler']>;
 
-const app = next({ dev, dir: path.resolve(import.meta.dirname, '..'), port, hostname: 'localhost' });
-const handle = app.getRequestHandler();
+function requestListener(handle: Handle, dev: boolean): http.RequestListener {
+  const hops = env().TRUSTED_PROXY_HOPS;
+  const headerOptions: SecurityHeaderOptions = {
+    https: publicUrl().startsWith('https:'),
+    dev,
+    // next-auth's sign-in redirects a form post on to the provider's authorization page.
+    formActionOrigins: githubOAuth() ? ['https://github.com'] : [],
+  };
+  const hsts = headerOptions.https ? securityHeaders('', headerOptions)['Strict-Transport-Security'] : undefined;
+  return (req, res) => onRequest(req, res, { handle, hops, headerOptions, hsts });
+}
 
-function onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+function onRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  { handle, hops, headerOptions, hsts }: { handle: Handle; hops: number; headerOptions: SecurityHeaderOptions; hsts: string | undefined },
+): void {
   const peer = req.socket.remoteAddress ?? '';
   const forwarded = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
@@ -58,9 +62,11 @@ function onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
   });
 }
 
-async function main(): Promise<void> {
+async function main(dev: boolean): Promise<void> {
+  const port = env().PORT;
+  const app = next({ dev, dir: path.resolve(__dirname, '..'), port, hostname: 'localhost' });
   await app.prepare();
-  const server = http.createServer(onRequest);
+  const server = http.createServer(requestListener(app.getRequestHandler(), dev));
   server.listen(port, () => console.error(`[server] ${dev ? 'next dev' : 'next'} listening on port ${port}`));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -71,7 +77,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('[server] could not start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+export function startServer(dev: boolean): void {
+  main(dev).catch((error: unknown) => {
+    console.error('[server] could not start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

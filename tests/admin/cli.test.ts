@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,47 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/** The CLI with `input` on standard input and extra environment. */
+function adminWithInput(input: string, extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...extraEnv },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('admin CLI: user:create keeps the password off the command line', () => {
+  it('--password-stdin and ADMIN_USER_PASSWORD create a user who can sign in; --password still works but warns', async () => {
+    const { verifyCredentials } = await import('@/lib/auth/credentials');
+    const viaStdin = `stdin-${Date.now()}@example.test`;
+    const stdin = await adminWithInput('quiet orchid lantern\n', {}, 'user:create', '--email', viaStdin, '--password-stdin', '--json');
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(stdin.stderr).not.toContain('warning');
+    expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
+
+    const viaEnv = `env-${Date.now()}@example.test`;
+    const fromEnv = await adminWithInput('', { ADMIN_USER_PASSWORD: 'amber harbour tractor' }, 'user:create', '--email', viaEnv, '--json');
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect((await verifyCredentials(viaEnv, 'amber harbour tractor', '2001:db8::52')).outcome).toBe('ok');
+
+    const onLine = await admin('user:create', '--email', `argv-${Date.now()}@example.test`, '--password', 'a long password', '--json');
+    expect(onLine.code, onLine.stderr).toBe(0);
+    expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
+
+    const weak = await adminWithInput('12345678', {}, 'user:create', '--email', `weak-${Date.now()}@example.test`, '--password-stdin');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('too easy to guess');
+  });
+});
 
 describe('admin CLI', () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {

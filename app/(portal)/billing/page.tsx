@@ -26,7 +26,7 @@ export default async function BillingPage() {
               {byOperator.map((plan) => (
                 <li key={plan.name}>
                   <span className="font-semibold">{plan.name}</span>: {plan.description}{' '}
-                  {plan.apiAccess ? `${plan.monthlyLimit.toLocaleString('en-US')} requests/month, ${plan.rateLimitPerSecond} requests/second.` : 'No API access.'}
+                  {plan.apiAccess ? `${plan.monthlyLimit.toLocaleString('en-US')} requests/month, ${plan.rateLimitPerSecond} requests/second.` : null}
                 </li>
               ))}
             </ul>
