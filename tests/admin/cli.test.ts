@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { call, expectProblem } from '../support/http';
 
 const run = promisify(execFile);
+// Each CLI run starts a process, attaches to the database and migrates: ≈ 10 s on a loaded 2-core machine.
+const CLI_TEST_TIMEOUT_MS = 240_000;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The operator CLI, run as a process against the test database (DATABASE_URL), as an operator would. */
@@ -59,7 +61,7 @@ describe('admin CLI: user:create keeps the password off the command line', () =>
     const weak = await adminWithInput('12345678', {}, 'user:create', '--email', `weak-${Date.now()}@example.test`, '--password-stdin');
     expect(weak.code).toBe(1);
     expect(weak.stderr).toContain('too easy to guess');
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });
 
 describe('admin CLI', () => {
@@ -85,7 +87,7 @@ describe('admin CLI', () => {
     const revoked = await admin('key:revoke', '--id', String(key.id), '--json');
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
     expectProblem(await call('GET', '/v1/me', { key: key.secret }), 401, 'revoked_api_key');
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('errors exit non-zero with a clear message and print no secret', async () => {
     const badPlan = await admin('plan:set', '--workspace', 'ws_nope', '--plan', 'Gold');
@@ -100,5 +102,5 @@ describe('admin CLI', () => {
     const unknown = await admin('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });
