@@ -12,6 +12,7 @@ const LINKS = [
   { href: '/wallets', label: 'Wallets' },
   { href: '/billing', label: 'Billing' },
   { href: '/docs', label: 'Docs' },
+  { href: '/account', label: 'Account' },
 ] as const;
 
 /** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */

@@ -35,6 +35,14 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   // One JSON line per /v1 request on stdout (lib/api/access-log.ts).
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  // Plans a workspace owner may pick on the billing page; the others are set by the operator (admin CLI).
+  SELF_SERVE_PLANS: z
+    .string()
+    .default('Trial,Developer')
+    .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['Trial', 'Developer', 'Business', 'Merchant']))),
+  // Portal sign-ups accepted per client address per hour (lib/auth/throttle.ts).
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).

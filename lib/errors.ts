@@ -141,6 +141,21 @@ export const ERROR_CATALOGUE = {
     meaning: 'The key was revoked earlier.',
     action: 'Nothing to do.',
   },
+  plan_not_self_serve: {
+    status: 403, title: 'Plan set by the operator', api: false,
+    meaning: 'This plan cannot be chosen in the portal (SELF_SERVE_PLANS); the operator sets it.',
+    action: 'Ask the operator to run npm run admin -- plan:set for your workspace.',
+  },
+  too_many_attempts: {
+    status: 429, title: 'Too many attempts', api: false,
+    meaning: 'Too many failed sign-ins or sign-ups from this address.',
+    action: 'Wait a few minutes and try again.',
+  },
+  current_password_incorrect: {
+    status: 400, title: 'Current password incorrect', api: false,
+    meaning: 'The current password given to change the password is wrong.',
+    action: 'Enter your current password.',
+  },
   webhook_url_refused: {
     status: 400, title: 'Webhook URL refused', api: false,
     meaning: 'The webhook URL is not allowed (not https, or it resolves to a private, loopback or link-local address).',

@@ -68,3 +68,12 @@ export function planAllowance(plan: PlanLimits): string {
   if (!plan.apiAccess) return 'No API access (every /v1 request answers 403); invoices from the portal';
   return `API access: ${plan.monthlyLimit.toLocaleString('en-US')} requests per month, ${plan.rateLimitPerSecond} requests per second per key; invoices from the API and the portal`;
 }
+
+/** Plans a workspace owner may choose in the portal (SELF_SERVE_PLANS); the operator sets any plan. */
+export function selfServePlans(): PlanName[] {
+  return PLAN_NAMES.filter((name) => env().SELF_SERVE_PLANS.includes(name));
+}
+
+export function isSelfServePlan(name: PlanName): boolean {
+  return selfServePlans().includes(name);
+}

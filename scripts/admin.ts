@@ -10,7 +10,9 @@ import { table } from './admin-table';
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
 Commands:
-  user:create   --email E --password P [--workspace NAME] [--plan PLAN]
+  user:create   --email E --password-stdin [--workspace NAME] [--plan PLAN]
+                (or the password in ADMIN_USER_PASSWORD; --password P still works but is visible in
+                 process lists and shell history, and warns)
   plan:set      --workspace ID --plan PLAN
   key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
   key:revoke    --id N
@@ -37,6 +39,35 @@ function optional(flags: Flags, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Reads all of stdin (for --password-stdin); one trailing newline is not part of the password. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/**
+ * The new user's password, kept off the command line: --password-stdin, or ADMIN_USER_PASSWORD in the
+ * environment. --password on the command line is accepted, with a warning (process lists, shell history).
+ */
+async function passwordFrom(flags: Flags): Promise<string> {
+  const sources = [flags['password-stdin'] === true, optional(flags, 'password') !== undefined].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('Give the password once: --password-stdin or --password, not both');
+  if (flags['password-stdin'] === true) {
+    const password = await readStdin();
+    if (!password) throw new UsageError('--password-stdin: nothing was read from standard input');
+    return password;
+  }
+  const onCommandLine = optional(flags, 'password');
+  if (onCommandLine !== undefined) {
+    console.error('warning: --password on the command line is visible in process lists and shell history; use --password-stdin or ADMIN_USER_PASSWORD');
+    return onCommandLine;
+  }
+  const fromEnv = process.env.ADMIN_USER_PASSWORD;
+  if (fromEnv) return fromEnv;
+  throw new UsageError('A password is required: --password-stdin (recommended) or ADMIN_USER_PASSWORD');
+}
+
 async function run(command: string, flags: Flags): Promise<{ json: unknown; text: string }> {
   // Imported after DATABASE_URL is known: lib/env reads it once.
   const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
@@ -55,7 +86,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       if (planName !== undefined && !isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
       const { user, workspace } = await createUserWithWorkspace({
         email: required(flags, 'email'),
-        password: required(flags, 'password'),
+        password: await passwordFrom(flags),
         workspaceName: optional(flags, 'workspace'),
         plan: planName,
       });
@@ -178,6 +209,7 @@ async function main(): Promise<number> {
       strict: true,
       options: {
         json: { type: 'boolean' },
+        'password-stdin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
       },

@@ -21,3 +21,9 @@ export async function isSessionLive(sessionId: string, userId: string, now = new
 export async function revokeSession(sessionId: string, now = new Date()): Promise<void> {
   await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
 }
+
+/** Ends every live session of the user except `keepSessionId` (after a password change: other devices sign in again). */
+export async function revokeOtherSessions(userId: string, keepSessionId: string, now = new Date()): Promise<number> {
+  const result = await db().session.updateMany({ where: { userId, revokedAt: null, id: { not: keepSessionId } }, data: { revokedAt: now } });
+  return result.count;
+}

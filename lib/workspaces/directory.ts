@@ -7,7 +7,7 @@ import type { PlanName } from '../plans';
  */
 export interface UserListing {
   id: string;
-  email: string;
+  email: string | null;
   createdAt: Date;
   workspaces: { id: string; name: string; role: string }[];
 }
@@ -17,7 +17,7 @@ export interface WorkspaceListing {
   name: string;
   plan: PlanName;
   createdAt: Date;
-  members: { email: string; role: string }[];
+  members: { email: string | null; role: string }[];
 }
 
 export async function listUsers(): Promise<UserListing[]> {

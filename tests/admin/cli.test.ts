@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { createApiKey, revokeApiKey } from '@/lib/keys/keys';
 import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 
 const run = promisify(execFile);
+// Each CLI run starts a process, attaches to the database and migrates: ≈ 10 s on a loaded 2-core machine.
+const CLI_TEST_TIMEOUT_MS = 240_000;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The operator CLI, run as a process against the test database (DATABASE_URL), as an operator would. */
@@ -23,8 +25,49 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
+/** The CLI with `input` on standard input and extra environment. */
+function adminWithInput(input: string, extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...extraEnv },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('admin CLI: user:create keeps the password off the command line', () => {
+  it('--password-stdin and ADMIN_USER_PASSWORD create a user who can sign in; --password still works but warns', async () => {
+    const { verifyCredentials } = await import('@/lib/auth/credentials');
+    const viaStdin = `stdin-${Date.now()}@example.test`;
+    const stdin = await adminWithInput('quiet orchid lantern\n', {}, 'user:create', '--email', viaStdin, '--password-stdin', '--json');
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(stdin.stderr).not.toContain('warning');
+    expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
+
+    const viaEnv = `env-${Date.now()}@example.test`;
+    const fromEnv = await adminWithInput('', { ADMIN_USER_PASSWORD: 'amber harbour tractor' }, 'user:create', '--email', viaEnv, '--json');
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect((await verifyCredentials(viaEnv, 'amber harbour tractor', '2001:db8::52')).outcome).toBe('ok');
+
+    const onLine = await admin('user:create', '--email', `argv-${Date.now()}@example.test`, '--password', 'a long password', '--json');
+    expect(onLine.code, onLine.stderr).toBe(0);
+    expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
+
+    const weak = await adminWithInput('12345678', {}, 'user:create', '--email', `weak-${Date.now()}@example.test`, '--password-stdin');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('too easy to guess');
+  }, CLI_TEST_TIMEOUT_MS);
+});
+
 // Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
-describe('admin CLI', { timeout: 240_000 }, () => {
+describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
     const created = await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Ops', '--json');
@@ -47,7 +90,7 @@ describe('admin CLI', { timeout: 240_000 }, () => {
     const revoked = await admin('key:revoke', '--id', String(key.id), '--json');
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
     expectProblem(await call('GET', '/v1/me', { key: key.secret }), 401, 'revoked_api_key');
-  }, 300_000); // six CLI processes (tsx start-up each): minutes on a loaded 2-core machine
+  });
 
   it('errors exit non-zero with a clear message and print no secret', async () => {
     const badPlan = await admin('plan:set', '--workspace', 'ws_nope', '--plan', 'Gold');
@@ -62,7 +105,7 @@ describe('admin CLI', { timeout: 240_000 }, () => {
     const unknown = await admin('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
-  }, 300_000); // six CLI processes (tsx start-up each): minutes on a loaded 2-core machine
+  });
 
   it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
     // The data is made through the domain functions (as the other suites do); only the list commands run as CLI

@@ -143,7 +143,8 @@ export default async function setup(project: TestProject) {
     Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
     log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     t = Date.now();
-    server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
+    const port = await freePort();
+    server = await startNext({ port, databaseUrl, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
     const next = server;
     cleanups.push(() => next.stop());
     log(`next start on ${server.baseUrl} (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
