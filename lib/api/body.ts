@@ -1,36 +1,61 @@
 import { AppError } from '../errors';
+import { env } from '../env';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a JSON body of at most 64 KiB. An empty body reads as `undefined`. Oversized bodies are refused
- * from Content-Length when it is sent, else while streaming, so a huge body is never buffered whole.
+ * Reads a request body of at most 64 KiB as text, within REQUEST_BODY_TIMEOUT_MS. Oversized bodies are refused
+ * from Content-Length when it is sent, else while streaming, so a huge body is never buffered whole; a body
+ * still arriving after the time limit is abandoned with 408 request_timeout (the caller reads the body before
+ * authenticating, so such a request is never counted and holds no database work).
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readBodyText(request: Request, timeoutMs: number = env().REQUEST_BODY_TIMEOUT_MS): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return undefined;
+  if (!request.body) return '';
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === 'timeout') {
+        void reader.cancel().catch(() => undefined);
+        throw new AppError('request_timeout', `The request body did not arrive within ${Math.round(timeoutMs / 1000)} s. Send the whole body at once`, {
+          headers: { Connection: 'close' },
+        });
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses a body read by readBodyText; an empty body reads as `undefined`. */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new AppError('malformed_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json');
   }
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  return parseJsonText(await readBodyText(request));
 }
 
 function tooLarge(): AppError {

@@ -5,6 +5,7 @@ import GitHubProvider from 'next-auth/providers/github';
 import { randomBytes } from 'node:crypto';
 import { db } from '../db';
 import { githubOAuth } from '../env';
+import { clientAddress } from '../http/client-address';
 import { createUserWithWorkspace } from '../workspaces/workspaces';
 import { verifyCredentials } from './credentials';
 import { authSecret } from './secret';
@@ -22,6 +23,11 @@ function clientIp(headers: Record<string, unknown> | undefined): string {
   const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
   const real = headers?.['x-real-ip'];
   return first || (typeof real === 'string' ? real : '') || 'unknown';
+}
+
+function firstHeader(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : null;
 }
 
 /** An OAuth sign-in maps to the portal user with that email, created (with its workspace) on first sign-in. */
@@ -45,7 +51,8 @@ function providers(): NextAuthOptions['providers'] {
         const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', clientIp(req?.headers));
         if (result.outcome === 'throttled') throw new Error(THROTTLED_ERROR);
         if (result.outcome === 'invalid') return null;
-        return { id: result.user.id, email: result.user.email };
+        // The sign-in's address travels to the jwt callback, which records the sign-in (lib/audit).
+        return { id: result.user.id, email: result.user.email, signInIp: clientAddress(firstHeader(req?.headers?.['x-forwarded-for'])) };
       },
     }),
   ];
@@ -71,7 +78,8 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           const userId = account?.provider === 'credentials' ? user.id : await userIdForOAuthEmail(user.email);
           if (!userId) return { revoked: true };
-          const session = await createSession(userId);
+          const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
+          const session = await createSession(userId, new Date(), { email: user.email ?? null, ip: signInIp });
           return { uid: userId, sid: session.id, email: user.email ?? token.email };
         }
         if (!token.uid || !token.sid || token.revoked) return { revoked: true };

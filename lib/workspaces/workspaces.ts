@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password';
+import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -59,14 +60,18 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceView> 
   return workspace;
 }
 
-export async function setWorkspacePlan(workspaceId: string, plan: PlanName): Promise<WorkspaceView> {
+export async function setWorkspacePlan(workspaceId: string, plan: PlanName, actor: AuditActor = SYSTEM): Promise<WorkspaceView> {
   const plans: readonly string[] = PLAN_NAMES;
   if (!plans.includes(plan)) throw new AppError('validation_failed', `Unknown plan ${plan}; expected one of ${PLAN_NAMES.join(', ')}`);
-  await getWorkspace(workspaceId);
-  return db().workspace.update({
-    where: { id: workspaceId },
-    data: { plan },
-    select: { id: true, name: true, plan: true, createdAt: true },
+  const before = await getWorkspace(workspaceId);
+  return db().$transaction(async (tx) => {
+    const updated = await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { plan },
+      select: { id: true, name: true, plan: true, createdAt: true },
+    });
+    await recordAudit(tx, { workspaceId, action: 'plan.changed', actor, target: `workspace ${workspaceId}`, details: { from: before.plan, to: plan } });
+    return updated;
   });
 }
 

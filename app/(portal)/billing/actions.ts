@@ -4,10 +4,11 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { PLAN_NAMES } from '@/lib/plans';
 import { withWorkspace } from '@/lib/portal/action';
+import { portalActor } from '@/lib/portal/actor';
 import { setWorkspacePlan } from '@/lib/workspaces/workspaces';
 
 export const changePlan = withWorkspace(z.object({ plan: z.enum(PLAN_NAMES, { error: 'Choose a plan' }) }), async (ctx, input) => {
-  const workspace = await setWorkspacePlan(ctx.workspace.id, input.plan);
+  const workspace = await setWorkspacePlan(ctx.workspace.id, input.plan, await portalActor(ctx));
   revalidatePath('/', 'layout');
   return { plan: workspace.plan };
 });

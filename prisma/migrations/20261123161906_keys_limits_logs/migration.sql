@@ -12,6 +12,7 @@ CREATE TABLE "rate_buckets" (
     "scope" TEXT NOT NULL,
     "tokens" DOUBLE PRECISION NOT NULL,
     "refilled_at" TIMESTAMPTZ(6) NOT NULL,
+    "admitted" BOOLEAN NOT NULL DEFAULT true,
 
     CONSTRAINT "rate_buckets_pkey" PRIMARY KEY ("scope")
 );
