@@ -8,9 +8,11 @@ const LINKS = [
   { href: '/', label: 'Overview' },
   { href: '/keys', label: 'API keys' },
   { href: '/usage', label: 'Usage' },
+  { href: '/requests', label: 'Request log' },
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
   { href: '/billing', label: 'Billing' },
+  { href: '/audit', label: 'Audit log' },
 ] as const;
 
 /** The portal's main navigation; scrolls sideways on narrow screens. */

@@ -1,15 +1,18 @@
 import type { Metadata } from 'next';
 import { Badge, Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
-import { listApiKeys } from '@/lib/keys/keys';
+import { KeyExpiry } from '@/components/expiry';
+import { keyStatus, listApiKeys } from '@/lib/keys/keys';
 import { requirePortalContext } from '@/lib/portal/context';
 import { CreateKeyForm } from './create-key-form';
 import { RevokeKeyButton } from './revoke-key-button';
+import { RollKeyButton } from './roll-key-button';
 
 export const metadata: Metadata = { title: 'API keys' };
 
 export default async function KeysPage() {
   const { workspace } = await requirePortalContext();
   const keys = await listApiKeys(workspace.id);
+  const now = new Date();
   return (
     <>
       <PageHeader title="API keys" description="Keys authenticate /v1 requests in the X-API-Key header. A key's secret is shown once, when it is created." />
@@ -24,7 +27,10 @@ export default async function KeysPage() {
             <DataTable testId="keys-table" columns={[{ label: 'Label' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Scopes' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Actions', hidden: true }]}>
               {keys.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
-                  <td className="px-3 py-2 font-medium">{key.label}</td>
+                  <td className="px-3 py-2 font-medium">
+                    {key.label}
+                    {key.allowedIps.length ? <span className="block text-xs font-normal text-slate-600">Only from {key.allowedIps.join(', ')}</span> : null}
+                  </td>
                   <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
                   <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
                   <td className="px-3 py-2">
@@ -36,8 +42,18 @@ export default async function KeysPage() {
                   </td>
                   <td className="whitespace-nowrap px-3 py-2">{formatDate(key.createdAt)}</td>
                   <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</td>
-                  <td className="px-3 py-2"><StatusBadge status={key.revokedAt ? 'revoked' : 'active'} /></td>
-                  <td className="px-3 py-2">{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} label={key.label} />}</td>
+                  <td className="px-3 py-2">
+                    <StatusBadge status={keyStatus(key, now)} />
+                    <KeyExpiry expiresAt={key.expiresAt} revoked={Boolean(key.revokedAt)} now={now} />
+                  </td>
+                  <td className="px-3 py-2">
+                    {keyStatus(key, now) === 'active' ? (
+                      <div className="flex flex-wrap items-start gap-2">
+                        {key.rolledToId ? null : <RollKeyButton keyId={key.id} label={key.label} />}
+                        <RevokeKeyButton keyId={key.id} label={key.label} />
+                      </div>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </DataTable>
