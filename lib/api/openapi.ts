@@ -12,7 +12,15 @@ import { ProblemSchema } from './problem';
  */
 type JsonSchema = Record<string, unknown>;
 
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'plan_without_api_access', 'rate_limited'];
+const AUTH_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'revoked_api_key',
+  'expired_api_key',
+  'ip_not_allowed',
+  'plan_without_api_access',
+  'rate_limited',
+];
 const SERVER_ERRORS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['validation_failed', 'idempotency_key_reused', 'idempotency_key_in_use'];
 
@@ -34,7 +42,7 @@ function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   if (!endpoint.exemptFromMonthlyLimit) codes.add('monthly_limit_exceeded');
   if (endpoint.scope) codes.add('missing_scope');
   if (endpoint.method === 'POST') IDEMPOTENCY_ERRORS.forEach((code) => codes.add(code));
-  if (endpoint.body) ['validation_failed', 'malformed_json', 'payload_too_large'].forEach((code) => codes.add(code as ErrorCode));
+  if (endpoint.body) ['validation_failed', 'malformed_json', 'payload_too_large', 'request_timeout'].forEach((code) => codes.add(code as ErrorCode));
   if (endpoint.query || endpoint.params) codes.add('validation_failed');
   // A path segment that is not valid percent-encoding names no operation (answered before routing, see proxy.ts).
   if (endpoint.params) codes.add('route_not_found');
@@ -45,7 +53,11 @@ const header = (description: string, schema: JsonSchema = { type: 'string' }, re
 
 const HEADERS = {
   RequestId: header('Unique id of this request (req_…); quote it to support', { type: 'string', pattern: '^req_' }, true),
-  RateLimitPolicy: header('Quota policies: "per-second" (per key) and "monthly" (per workspace), IETF ratelimit-headers draft', { type: 'string' }, true),
+  RateLimitPolicy: header(
+    'Quota policies, IETF ratelimit-headers draft: "per-second" (the key\'s token bucket), "workspace" (the bucket shared by the workspace\'s keys of this environment, twice the per-second figure) and "monthly" (per workspace)',
+    { type: 'string' },
+    true,
+  ),
   RateLimit: header('Remaining quota and seconds to reset for each policy', { type: 'string' }, true),
   // Present on every response of an authenticated request; absent when the request failed before (401, unknown route).
   RateLimitPolicyIfAuthenticated: header('As RateLimit-Policy; present once the key was authenticated and its plan has API access'),

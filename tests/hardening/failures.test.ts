@@ -54,7 +54,7 @@ describe('failure paths', () => {
         expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(result.json).toMatchObject({ status: 500, code: 'internal_error', request_id: result.headers.get('request-id') });
         // When the key was authenticated and counted before the failure, its RateLimit headers stay on the 500.
-        if (authenticated) expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
+        if (authenticated) expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
         else expect(result.headers.get('ratelimit')).toBeNull();
         expectNoLeak(result, account.secret);
       }
