@@ -166,9 +166,11 @@ const AUTHORIZE_SQL = `
       ${takeToken}
     ),
     admitted AS (
-      SELECT 1 FROM eligible e
+      -- Every check passed (month, both buckets, the endpoint's scope $7): only then does a fused read run.
+      SELECT 1 FROM eligible e JOIN k ON k.id = e.id
       WHERE (EXISTS (SELECT 1 FROM counted) OR $5)
         AND (e.rate <= 0 OR EXISTS (SELECT 1 FROM ws_bucket WHERE admitted))
+        AND ($7::text IS NULL OR $7::text = ANY (k.scopes))
     ),
     touched AS (
       UPDATE api_keys SET last_used_at = now()
@@ -200,8 +202,7 @@ function authorizeStatement(values: unknown[], read: FusedRead | null | undefine
   if (!read) return `${AUTHORIZE_SQL} FROM k`;
   const expression = read.sql((value) => `$${values.push(value)}`);
   return `${AUTHORIZE_SQL},
-           CASE WHEN EXISTS (SELECT 1 FROM admitted) AND ($7::text IS NULL OR $7::text = ANY (k.scopes))
-                THEN ${expression} END AS read
+           CASE WHEN EXISTS (SELECT 1 FROM admitted) THEN ${expression} END AS read
     FROM k`;
 }
 
