@@ -70,33 +70,33 @@ export function logRequest(entry: RequestLogEntry): void {
 export async function flushRequestLog(): Promise<void> {
   const writer = state();
   if (writer.flushing) return writer.flushing;
-  writer.flushing = (async () => {
-    try {
-      while (writer.queue.length > 0) {
-        const batch = writer.queue.splice(0, BATCH);
-        try {
-          await insertBatch(batch);
-        } catch (error) {
-          // Put the batch back in front (bounded: the oldest beyond the cap are dropped) and retry next tick.
-          const room = Math.max(0, env().REQUEST_LOG_MAX_QUEUE - writer.queue.length);
-          writer.dropped += batch.length - Math.min(room, batch.length);
-          writer.queue.unshift(...batch.slice(batch.length - Math.min(room, batch.length)));
-          console.error(JSON.stringify({ level: 'warn', event: 'request_log_flush_failed', queued: writer.queue.length, message: error instanceof Error ? error.message.slice(0, 200) : String(error) }));
-          return;
-        }
+  const run = async () => {
+    while (writer.queue.length > 0) {
+      const batch = writer.queue.splice(0, BATCH);
+      try {
+        await insertBatch(batch);
+      } catch (error) {
+        // Put the batch back in front (bounded: the oldest beyond the cap are dropped) and retry next tick.
+        const room = Math.max(0, env().REQUEST_LOG_MAX_QUEUE - writer.queue.length);
+        writer.dropped += batch.length - Math.min(room, batch.length);
+        writer.queue.unshift(...batch.slice(batch.length - Math.min(room, batch.length)));
+        console.error(JSON.stringify({ level: 'warn', event: 'request_log_flush_failed', queued: writer.queue.length, message: error instanceof Error ? error.message.slice(0, 200) : String(error) }));
+        return;
       }
-      if (writer.dropped > 0) {
-        console.error(JSON.stringify({ level: 'warn', event: 'request_log_dropped', count: writer.dropped }));
-        writer.dropped = 0;
-      }
-      if (Date.now() - writer.lastPrune > PRUNE_EVERY_MS) {
-        writer.lastPrune = Date.now();
-        await pruneRequestLog().catch(() => undefined);
-      }
-    } finally {
-      writer.flushing = null;
     }
-  })();
+    if (writer.dropped > 0) {
+      console.error(JSON.stringify({ level: 'warn', event: 'request_log_dropped', count: writer.dropped }));
+      writer.dropped = 0;
+    }
+    if (Date.now() - writer.lastPrune > PRUNE_EVERY_MS) {
+      writer.lastPrune = Date.now();
+      await pruneRequestLog().catch(() => undefined);
+    }
+  };
+  // Cleared in a callback (always asynchronous), so a run that finishes at once cannot leave a stale promise.
+  writer.flushing = run().finally(() => {
+    writer.flushing = null;
+  });
   return writer.flushing;
 }
 
