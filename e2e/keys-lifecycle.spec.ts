@@ -93,6 +93,7 @@ test('create a key with an expiry and an IP allowlist: validated, shown, enforce
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByText(/prefix length must be 0–32/).first()).toBeVisible();
 
+  await page.getByLabel('Label').fill('Office only'); // the form is reset after a refused submission
   await page.getByLabel(/Allowed IP addresses/).fill('203.0.113.0/24');
   await page.getByLabel('Expires').selectOption({ label: 'In 7 days' });
   await page.getByRole('button', { name: 'Create key' }).click();

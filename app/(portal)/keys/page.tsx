@@ -47,12 +47,11 @@ export default async function KeysPage() {
                     <KeyExpiry expiresAt={key.expiresAt} revoked={Boolean(key.revokedAt)} now={now} />
                   </td>
                   <td className="px-3 py-2">
-                    {keyStatus(key, now) === 'active' ? (
-                      <div className="flex flex-wrap items-start gap-2">
-                        {key.rolledToId ? null : <RollKeyButton keyId={key.id} label={key.label} />}
-                        <RevokeKeyButton keyId={key.id} label={key.label} />
-                      </div>
-                    ) : null}
+                    <div className="flex flex-wrap items-start gap-2">
+                      {/* Always mounted: after a roll this row's key is retired, and the dialog with the new secret lives here. */}
+                      <RollKeyButton keyId={key.id} label={key.label} available={keyStatus(key, now) === 'active' && !key.rolledToId} />
+                      {keyStatus(key, now) === 'active' ? <RevokeKeyButton keyId={key.id} label={key.label} /> : null}
+                    </div>
                   </td>
                 </tr>
               ))}

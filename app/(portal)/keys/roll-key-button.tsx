@@ -16,7 +16,7 @@ const GRACE_OPTIONS = [
  * Roll: pick when the old secret stops working, then see the new secret once. Both secrets work until then,
  * so a deployment can switch without downtime.
  */
-export function RollKeyButton({ keyId, label }: { keyId: number; label: string }) {
+export function RollKeyButton({ keyId, label, available }: { keyId: number; label: string; available: boolean }) {
   const [state, action, pending] = useActionState(rollKey, null);
   const [open, setOpen] = useState(false);
   const [dismissed, setDismissed] = useState<number | null>(null);
@@ -24,7 +24,7 @@ export function RollKeyButton({ keyId, label }: { keyId: number; label: string }
 
   return (
     <>
-      {!open ? (
+      {!available ? null : !open ? (
         <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)} aria-label={`Roll key ${label}`}>
           Roll
         </button>
