@@ -48,6 +48,7 @@ test('roll a key with a grace period: both secrets work, then only the new one; 
 
   // The request log shows the calls just made (written within a second: reload until they are there).
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Request log' }).click();
+  await expect(page.getByRole('heading', { name: 'Request log', level: 1 })).toBeVisible();
   await expect(async () => {
     await page.reload();
     await expect(page.getByTestId('request-log').getByRole('row')).toHaveCount(1 + 5);
@@ -74,6 +75,7 @@ test('roll a key with a grace period: both secrets work, then only the new one; 
 
   // The audit log lists the changes, with who did them.
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   const audit = page.getByTestId('audit-log');
   await expect(audit.locator('tr[data-action="key.rolled"]')).toHaveCount(2);
   await expect(audit.locator('tr[data-action="key.created"]')).toHaveCount(1);
