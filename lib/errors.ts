@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   invoice_not_found: { status: 404, title: 'Invoice not found' },
   invoice_not_cancellable: { status: 409, title: 'Invoice not cancellable' },
   invoice_not_payable: { status: 409, title: 'Invoice not payable' },
+  event_not_found: { status: 404, title: 'Event not found' },
   wallet_not_configured: { status: 422, title: 'Wallet not configured' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
@@ -33,6 +34,8 @@ export const ERROR_CATALOGUE = {
   key_not_active: { status: 409, title: 'Key not active' },
   key_limit_reached: { status: 409, title: 'Active key limit reached' },
   key_creation_throttled: { status: 429, title: 'Too many keys created' },
+  webhook_url_refused: { status: 400, title: 'Webhook URL refused' },
+  webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;

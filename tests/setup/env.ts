@@ -4,3 +4,4 @@ import { inject } from 'vitest';
 
 process.env.DATABASE_URL = inject('DATABASE_URL');
 process.env.TEST_BASE_URL = inject('TEST_BASE_URL');
+process.env.WEBHOOK_ENCRYPTION_KEY = inject('WEBHOOK_ENCRYPTION_KEY');

@@ -22,6 +22,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     TEST_BASE_URL: string;
     DATABASE_URL: string;
+    WEBHOOK_ENCRYPTION_KEY: string;
   }
 }
 
@@ -115,6 +116,9 @@ export default async function setup(project: TestProject) {
 
     t = Date.now();
     await ensureBuild({ stdio: 'stderr' });
+    // Secrets of the run's own: nothing is read from or written to the developer's .data/.
+    process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
+    process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
     t = Date.now();
     server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
     const next = server;
@@ -123,6 +127,7 @@ export default async function setup(project: TestProject) {
 
     project.provide('TEST_BASE_URL', server.baseUrl);
     project.provide('DATABASE_URL', databaseUrl);
+    project.provide('WEBHOOK_ENCRYPTION_KEY', process.env.WEBHOOK_ENCRYPTION_KEY);
     process.env.TEST_BASE_URL = server.baseUrl;
     process.env.DATABASE_URL = databaseUrl;
   } catch (err) {
