@@ -38,7 +38,7 @@ const EnvSchema = z.object({
   REQUEST_LOG_MAX_QUEUE: z.coerce.number().int().min(100).default(10_000),
   // API keys: at most this many active keys per workspace; at most KEY_CREATION_PER_MINUTE created (or rolled) per minute.
   MAX_ACTIVE_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).default(50),
-  KEY_CREATION_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  KEY_CREATION_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   // A /v1 request body must arrive within this time (ms), else 408 and the request is not counted.
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.

@@ -254,5 +254,7 @@ export async function authorizeApiKey(options: AuthorizeOptions): Promise<Author
   if (!counted && !exemptFromMonthlyLimit) return { outcome: 'monthly_limit_exceeded', identity, key, monthlyRequests, rate };
   if (rate && row.key_admitted === false) return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'key' };
   if (rate && row.ws_admitted === false) return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'workspace' };
-  return { outcome: 'ok', identity, key, monthlyRequests, counted, rate, ...(read ? { read: read.parse(row.read ?? null) } : {}) };
+  // Without the endpoint's scope the read did not run (the caller answers 403 missing_scope): nothing to parse.
+  const readRan = read && (!options.scope || row.scopes.includes(options.scope));
+  return { outcome: 'ok', identity, key, monthlyRequests, counted, rate, ...(readRan ? { read: read.parse(row.read ?? null) } : {}) };
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '@/lib/audit/audit';
 import { db } from '@/lib/db';
+import { env } from '@/lib/env';
 import { createApiKey, revokeApiKey, rollApiKey } from '@/lib/keys/keys';
 import { setWallet, removeWallet } from '@/lib/wallets/wallets';
 import { setWorkspacePlan } from '@/lib/workspaces/workspaces';
@@ -140,26 +141,27 @@ describe('IP allowlist', () => {
 
 describe('limits on key creation (issue 20)', () => {
   it('throttles creation per workspace per minute, and caps active keys (revoking frees a place)', async () => {
+    const { KEY_CREATION_PER_MINUTE: perMinute, MAX_ACTIVE_KEYS_PER_WORKSPACE: cap } = env();
     const workspace = await createWorkspace('Developer');
     const created = [];
-    for (let i = 0; i < 10; i++) created.push(await createApiKey(workspace.id, { label: `k${i}`, environment: 'test' }));
+    for (let i = 0; i < perMinute; i++) created.push(await createApiKey(workspace.id, { label: `k${i}`, environment: 'test' }));
     await expect(createApiKey(workspace.id, { label: 'one too many', environment: 'test' })).rejects.toMatchObject({ code: 'key_creation_throttled' });
     // Parallel creations cannot slip past the count: the workspace row lock serialises them.
     const other = await createWorkspace('Developer');
-    const parallel = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => createApiKey(other.id, { label: `p${i}`, environment: 'test' })));
-    expect(parallel.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const parallel = await Promise.allSettled(Array.from({ length: perMinute + 5 }, (_, i) => createApiKey(other.id, { label: `p${i}`, environment: 'test' })));
+    expect(parallel.filter((r) => r.status === 'fulfilled')).toHaveLength(perMinute);
 
-    // The cap: move the keys' creation a minute back (past the throttle) and fill the workspace to 50.
+    // The cap: move the keys' creation back (past the throttle) and fill the workspace up to it.
     await admin.query(`UPDATE api_keys SET created_at = created_at - interval '2 minutes' WHERE workspace_id = $1`, [workspace.id]);
     await admin.query(
       `INSERT INTO api_keys (workspace_id, label, environment, scopes, prefix, secret_hash, created_at)
        SELECT $1, 'filler', 'test', ARRAY['invoices:read'], 'test_filler00', md5(random()::text) || g, now() - interval '2 minutes'
-       FROM generate_series(1, 40) g`,
-      [workspace.id],
+       FROM generate_series(1, $2::int) g`,
+      [workspace.id, cap - perMinute],
     );
-    const refused = createApiKey(workspace.id, { label: 'fifty-one', environment: 'test' });
+    const refused = createApiKey(workspace.id, { label: 'one over the cap', environment: 'test' });
     await expect(refused).rejects.toMatchObject({ code: 'key_limit_reached' });
-    await expect(refused).rejects.toThrow(/50 active keys/);
+    await expect(refused).rejects.toThrow(new RegExp(`${cap} active keys`));
     // A roll replaces a key, so it is allowed at the cap; a revocation frees a place.
     await expect(rollApiKey(created[0]!.key.id, workspace.id, 0)).resolves.toBeTruthy();
     await revokeApiKey(created[1]!.key.id, workspace.id);
