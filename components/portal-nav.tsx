@@ -8,11 +8,13 @@ const LINKS = [
   { href: '/', label: 'Overview' },
   { href: '/keys', label: 'API keys' },
   { href: '/usage', label: 'Usage' },
+  { href: '/requests', label: 'Request log' },
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
   { href: '/billing', label: 'Billing' },
   { href: '/docs', label: 'Docs' },
   { href: '/account', label: 'Account' },
+  { href: '/audit', label: 'Audit log' },
 ] as const;
 
 /** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */

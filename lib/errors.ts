@@ -20,6 +20,16 @@ export const ERROR_CATALOGUE = {
     meaning: 'The key was revoked in the portal.',
     action: 'Use another active key or create a new one.',
   },
+  expired_api_key: {
+    status: 401, title: 'Expired API key', api: true,
+    meaning: 'The key passed its expiry date, or the grace period after it was rolled ended.',
+    action: 'Use the key that replaced it (shown once when it was rolled) or create a new one.',
+  },
+  ip_not_allowed: {
+    status: 403, title: 'IP address not allowed', api: true,
+    meaning: "The request came from an address outside the key's IP allowlist.",
+    action: 'Call from an allowed address, or change the allowlist by creating a key with the right CIDRs.',
+  },
   plan_without_api_access: {
     status: 403, title: 'Plan without API access', api: true,
     meaning: "The workspace's plan does not include API access.",
@@ -64,6 +74,11 @@ export const ERROR_CATALOGUE = {
     status: 413, title: 'Payload too large', api: true,
     meaning: 'The body is larger than 64 KiB.',
     action: 'Send a smaller body (metadata and description have their own, much smaller, limits).',
+  },
+  request_timeout: {
+    status: 408, title: 'Request timeout', api: true,
+    meaning: 'The request body did not arrive in time; the request was not counted.',
+    action: 'Send the whole body promptly and retry.',
   },
   route_not_found: {
     status: 404, title: 'Route not found', api: true,
@@ -156,6 +171,21 @@ export const ERROR_CATALOGUE = {
     meaning: 'The current password given to change the password is wrong.',
     action: 'Enter your current password.',
   },
+  key_not_active: {
+    status: 409, title: 'Key not active', api: false,
+    meaning: 'Only an active key can be rolled; this one is revoked or expired.',
+    action: 'Create a new key instead.',
+  },
+  key_limit_reached: {
+    status: 409, title: 'Active key limit reached', api: false,
+    meaning: 'The workspace has as many active keys as it may (MAX_ACTIVE_KEYS_PER_WORKSPACE).',
+    action: 'Revoke keys you no longer use, then create the new one.',
+  },
+  key_creation_throttled: {
+    status: 429, title: 'Too many keys created', api: false,
+    meaning: 'Keys are being created faster than allowed (KEY_CREATION_PER_MINUTE).',
+    action: 'Wait a minute and try again.',
+  },
   webhook_url_refused: {
     status: 400, title: 'Webhook URL refused', api: false,
     meaning: 'The webhook URL is not allowed (not https, or it resolves to a private, loopback or link-local address).',
@@ -184,7 +214,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export const API_ERROR_CODES = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => ERROR_CATALOGUE[code].api);
 
 /** A validation problem lists at most this many field errors (a body of unknown keys cannot make it grow unbounded). */
-export const MAX_FIELD_ERRORS = 50;
+export const MAX_FIELD_ERRORS = 20;
 
 export interface FieldError {
   path: string;

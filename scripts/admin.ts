@@ -15,6 +15,8 @@ Commands:
                  process lists and shell history, and warns)
   plan:set      --workspace ID --plan PLAN
   key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
+                [--expires-at ISO8601] [--allowed-ips CIDR,CIDR]
+  key:roll      --id N [--grace SECONDS]   (new secret printed once; the old key works SECONDS more, default 0)
   key:revoke    --id N
   wallet:set    --workspace ID --network N --address A
   user:list                       every user with their workspaces
@@ -71,7 +73,8 @@ async function passwordFrom(flags: Flags): Promise<string> {
 async function run(command: string, flags: Flags): Promise<{ json: unknown; text: string }> {
   // Imported after DATABASE_URL is known: lib/env reads it once.
   const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
-  const { createApiKey, revokeApiKey } = await import('../lib/keys/keys');
+  const { createApiKey, revokeApiKey, rollApiKey } = await import('../lib/keys/keys');
+  const { OPERATOR } = await import('../lib/audit/audit');
   const { setWallet } = await import('../lib/wallets/wallets');
   const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
   const { isScope } = await import('../lib/scopes');
@@ -98,7 +101,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     case 'plan:set': {
       const planName = required(flags, 'plan');
       if (!isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
-      const workspace = await setWorkspacePlan(required(flags, 'workspace'), planName);
+      const workspace = await setWorkspacePlan(required(flags, 'workspace'), planName, OPERATOR);
       return {
         json: { workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan } },
         text: `Workspace ${workspace.id} is now on the ${workspace.plan} plan`,
@@ -110,21 +113,41 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const scopes = (optional(flags, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = scopes.filter((scope) => !isScope(scope));
       if (unknown.length) throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}: use invoices:read, invoices:write`);
-      const { key, secret } = await createApiKey(required(flags, 'workspace'), {
-        label: required(flags, 'label'),
-        environment,
-        scopes: scopes.filter(isScope),
-      });
-      const view = { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes };
+      const expiresAt = optional(flags, 'expires-at');
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date and time');
+      const allowedIps = optional(flags, 'allowed-ips');
+      const { key, secret } = await createApiKey(
+        required(flags, 'workspace'),
+        {
+          label: required(flags, 'label'),
+          environment,
+          scopes: scopes.filter(isScope),
+          ...(expiresAt !== undefined ? { expiresAt } : {}),
+          ...(allowedIps !== undefined ? { allowedIps } : {}),
+        },
+        OPERATOR,
+      );
       return {
-        json: { ...view, secret },
-        text: `Created ${key.environment} key ${key.id} "${key.label}" with scopes ${key.scopes.join(', ')}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
+        json: { ...keyJson(key), secret },
+        text: `Created ${key.environment} key ${key.id} "${key.label}" with scopes ${key.scopes.join(', ')}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}${key.allowedIps.length ? `, allowed from ${key.allowedIps.join(', ')}` : ''}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
+      };
+    }
+    case 'key:roll': {
+      const id = Number(required(flags, 'id'));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
+      const graceText = optional(flags, 'grace') ?? '0';
+      const grace = Number(graceText);
+      if (!/^\d+$/.test(graceText) || grace > 604_800) throw new UsageError('--grace must be a whole number of seconds, 0–604800 (7 days)');
+      const { key, secret, old } = await rollApiKey(id, null, grace, OPERATOR);
+      return {
+        json: { ...keyJson(key), secret, replaces: { id: old.id, prefix: old.prefix, expires_at: old.expiresAt?.toISOString() ?? null } },
+        text: `Rolled key ${old.id} (${old.prefix}…) into key ${key.id}; the old key ${grace === 0 ? 'stopped working now' : `works until ${old.expiresAt?.toISOString()}`}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
       };
     }
     case 'key:revoke': {
       const id = Number(required(flags, 'id'));
       if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
-      const key = await revokeApiKey(id, null);
+      const key = await revokeApiKey(id, null, OPERATOR);
       return {
         json: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes, revoked_at: key.revokedAt?.toISOString() },
         text: `Revoked key ${key.id} (${key.prefix}…)`,
@@ -132,10 +155,11 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     }
     case 'wallet:set': {
       const network = required(flags, 'network');
-      const wallet = await setWallet(required(flags, 'workspace'), {
-        network: network as Parameters<typeof setWallet>[1]['network'],
-        address: required(flags, 'address'),
-      });
+      const wallet = await setWallet(
+        required(flags, 'workspace'),
+        { network: network as Parameters<typeof setWallet>[1]['network'], address: required(flags, 'address') },
+        OPERATOR,
+      );
       return {
         json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address },
         text: `Wallet for ${wallet.network} set to ${wallet.address}`,
@@ -189,6 +213,19 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
   }
 }
 
+/** A key as /v1/me shows it, plus its expiry and allowlist when it has them. */
+function keyJson(key: { id: number; label: string; prefix: string; environment: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] }) {
+  return {
+    id: key.id,
+    label: key.label,
+    prefix: key.prefix,
+    environment: key.environment,
+    scopes: key.scopes,
+    ...(key.expiresAt ? { expires_at: key.expiresAt.toISOString() } : {}),
+    ...(key.allowedIps.length ? { allowed_ips: key.allowedIps } : {}),
+  };
+}
+
 function describeError(error: unknown): string {
   if (error instanceof UsageError) return error.message;
   if (error && typeof error === 'object' && 'name' in error && error.name === 'ZodError' && 'issues' in error) {
@@ -199,7 +236,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address'] as const;
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace'] as const;
 
 async function main(): Promise<number> {
   let parsed: { values: Flags; positionals: string[] };

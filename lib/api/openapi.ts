@@ -16,10 +16,18 @@ import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../events/types';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const VERSIONING_PAGE_PATH = '/docs/versioning';
 
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'plan_without_api_access', 'rate_limited'];
+const AUTH_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'revoked_api_key',
+  'expired_api_key',
+  'ip_not_allowed',
+  'plan_without_api_access',
+  'rate_limited',
+];
 const SERVER_ERRORS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['validation_failed', 'idempotency_key_reused', 'idempotency_key_in_use'];
-const BODY_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large'];
+const BODY_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'request_timeout'];
 
 function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   // Unknown query parameters are a 400 on every operation (lib/api/handler.ts).
@@ -37,7 +45,11 @@ const header = (description: string, schema: JsonSchema = { type: 'string', maxL
 
 const HEADERS = {
   RequestId: header('Unique id of this request (req_…); quote it to support', { type: 'string', pattern: '^req_[0-9A-Za-z]+$', maxLength: 64 }, true),
-  RateLimitPolicy: header('Quota policies: "per-second" (per key) and "monthly" (per workspace), IETF ratelimit-headers draft', undefined, true),
+  RateLimitPolicy: header(
+    'Quota policies, IETF ratelimit-headers draft: "per-second" (the key\'s token bucket), "workspace" (the bucket shared by the workspace\'s keys of this environment, twice the per-second figure) and "monthly" (per workspace)',
+    undefined,
+    true,
+  ),
   RateLimit: header('Remaining quota and seconds to reset for each policy', undefined, true),
   // Present on every response of an authenticated request; absent when the request failed before (401, unknown route).
   RateLimitPolicyIfAuthenticated: header('As RateLimit-Policy; present once the key was authenticated and its plan has API access'),

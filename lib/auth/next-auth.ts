@@ -45,7 +45,8 @@ function providers(): NextAuthOptions['providers'] {
         const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', address);
         if (result.outcome === 'throttled') throw new Error(THROTTLED_ERROR);
         if (result.outcome === 'invalid') return null;
-        return { id: result.user.id, email: result.user.email };
+        // The sign-in's address travels to the jwt callback, which records the sign-in (lib/audit).
+        return { id: result.user.id, email: result.user.email, signInIp: address };
       },
     }),
   ];
@@ -87,7 +88,8 @@ export function authOptions(): NextAuthOptions {
             userId = resolved.userId;
             email = user.email ?? login ?? undefined;
           }
-          const session = await createSession(userId);
+          const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
+          const session = await createSession(userId, new Date(), { email: email ?? null, ip: signInIp });
           return { uid: userId, sid: session.id, email };
         }
         if (!token.uid || !token.sid || token.revoked) return { revoked: true };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hashPassword, NewPassword } from '../auth/password';
+import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -56,14 +57,18 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceView> 
   return workspace;
 }
 
-export async function setWorkspacePlan(workspaceId: string, plan: PlanName): Promise<WorkspaceView> {
+export async function setWorkspacePlan(workspaceId: string, plan: PlanName, actor: AuditActor = SYSTEM): Promise<WorkspaceView> {
   const plans: readonly string[] = PLAN_NAMES;
   if (!plans.includes(plan)) throw new AppError('validation_failed', `Unknown plan ${plan}; expected one of ${PLAN_NAMES.join(', ')}`);
-  await getWorkspace(workspaceId);
-  return db().workspace.update({
-    where: { id: workspaceId },
-    data: { plan },
-    select: { id: true, name: true, plan: true, createdAt: true },
+  const before = await getWorkspace(workspaceId);
+  return db().$transaction(async (tx) => {
+    const updated = await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { plan },
+      select: { id: true, name: true, plan: true, createdAt: true },
+    });
+    await recordAudit(tx, { workspaceId, action: 'plan.changed', actor, target: `workspace ${workspaceId}`, details: { from: before.plan, to: plan } });
+    return updated;
   });
 }
 
@@ -71,11 +76,11 @@ export async function setWorkspacePlan(workspaceId: string, plan: PlanName): Pro
  * A workspace owner's plan change from the portal: only the self-serve plans (SELF_SERVE_PLANS). Any other plan
  * is the operator's to set (`npm run admin -- plan:set`), whatever the form says; the refusal changes nothing.
  */
-export async function chooseSelfServePlan(workspaceId: string, plan: PlanName): Promise<WorkspaceView> {
+export async function chooseSelfServePlan(workspaceId: string, plan: PlanName, actor: AuditActor): Promise<WorkspaceView> {
   if (!isSelfServePlan(plan)) {
     throw new AppError('plan_not_self_serve', `The ${plan} plan is set by the operator, not from the portal. Ask your operator to switch this workspace (workspace id ${workspaceId}).`);
   }
-  return setWorkspacePlan(workspaceId, plan);
+  return setWorkspacePlan(workspaceId, plan, actor);
 }
 
 /** The workspaces a portal user belongs to: the only ones they may ever see or change. */

@@ -29,7 +29,7 @@ describe('OPTIONS and HEAD', () => {
     const account = await seedAccount();
     const head = await fetch(`${baseUrl()}/v1/me`, { method: 'HEAD', headers: { 'X-API-Key': account.secret } });
     expect(head.status).toBe(200);
-    expect(head.headers.get('ratelimit')).toMatch(/"per-second";r=\d+;t=\d+, "monthly"/);
+    expect(head.headers.get('ratelimit')).toMatch(/"per-second";r=\d+;t=\d+, "workspace";r=\d+;t=\d+, "monthly"/);
     expect(await head.text()).toBe('');
     const anonymous = await fetch(`${baseUrl()}/v1/me`, { method: 'HEAD' });
     expect(anonymous.status).toBe(401);

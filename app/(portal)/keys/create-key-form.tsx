@@ -83,6 +83,38 @@ export function CreateKeyForm() {
           </div>
           <FieldError id="key-scopes-error" message={errors.scopes} />
         </fieldset>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor="key-expiry" className="block text-sm font-medium">
+              Expires
+            </label>
+            <select id="key-expiry" name="expiresInDays" defaultValue="" className={`mt-1 ${inputClass}`}>
+              <option value="">Never</option>
+              <option value="7">In 7 days</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In 1 year</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor="key-allowed-ips" className="block text-sm font-medium">
+              Allowed IP addresses <span className="font-normal text-slate-600">(optional)</span>
+            </label>
+            <input
+              id="key-allowed-ips"
+              name="allowedIps"
+              type="text"
+              placeholder="e.g. 203.0.113.0/24, 2001:db8::/32"
+              aria-invalid={Boolean(errors.allowedIps)}
+              aria-describedby={errors.allowedIps ? 'key-allowed-ips-error key-allowed-ips-hint' : 'key-allowed-ips-hint'}
+              className={`mt-1 ${inputClass}`}
+            />
+            <p id="key-allowed-ips-hint" className="mt-1 text-xs text-slate-600">
+              IPv4 or IPv6 addresses or CIDR ranges, comma separated. Empty: any address.
+            </p>
+            <FieldError id="key-allowed-ips-error" message={errors.allowedIps} />
+          </div>
+        </div>
         <button ref={submit} type="submit" className={buttonClass.primary} disabled={pending}>
           {pending ? 'Creating…' : 'Create key'}
         </button>
