@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/usage', label: 'Usage' },
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/billing', label: 'Billing' },
 ] as const;
 

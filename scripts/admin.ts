@@ -14,6 +14,8 @@ Commands:
   key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
   key:revoke    --id N
   wallet:set    --workspace ID --network N --address A
+  webhook:create --workspace ID --env test|live --url URL [--events type,type] [--description D]
+  webhook:list  --workspace ID
 
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
@@ -35,11 +37,13 @@ function optional(flags: Flags, name: string): string | undefined {
 
 async function run(command: string, flags: Flags): Promise<{ json: unknown; text: string }> {
   // Imported after DATABASE_URL is known: lib/env reads it once.
-  const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
+  const { createUserWithWorkspace, getWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
   const { createApiKey, revokeApiKey } = await import('../lib/keys/keys');
   const { setWallet } = await import('../lib/wallets/wallets');
   const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
   const { isScope } = await import('../lib/scopes');
+  const { createWebhookEndpoint, listWebhookEndpoints } = await import('../lib/webhooks/endpoints');
+  const { SUBSCRIBABLE_EVENT_TYPES } = await import('../lib/events/types');
 
   switch (command) {
     case 'user:create': {
@@ -102,9 +106,53 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         text: `Wallet for ${wallet.network} set to ${wallet.address}`,
       };
     }
+    case 'webhook:create': {
+      const environment = required(flags, 'env');
+      if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const events = (optional(flags, 'events') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = events.filter((type) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(type));
+      if (unknown.length) throw new UsageError(`Unknown event type(s) ${unknown.join(', ')}: use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+      const { endpoint, secret } = await createWebhookEndpoint(workspace.id, {
+        url: required(flags, 'url'),
+        environment,
+        description: optional(flags, 'description'),
+        event_types: events,
+      });
+      return {
+        json: { ...webhookJson(endpoint), secret },
+        text: `Created ${endpoint.environment} webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'})\n\n  ${secret}\n\nThis signing secret is shown once. Store it where your receiver reads it now.`,
+      };
+    }
+    case 'webhook:list': {
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const endpoints = await listWebhookEndpoints(workspace.id);
+      return {
+        json: { workspace_id: workspace.id, endpoints: endpoints.map(webhookJson) },
+        text: endpoints.length
+          ? endpoints
+              .map((e) => `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`)
+              .join('\n')
+          : `Workspace ${workspace.id} has no webhook endpoints`,
+      };
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
   }
+}
+
+/** An endpoint as the CLI prints it: never its secret (the view type has none). */
+function webhookJson(endpoint: import('../lib/webhooks/endpoints').WebhookEndpointView) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    environment: endpoint.environment,
+    event_types: endpoint.eventTypes,
+    status: endpoint.status,
+    disabled_reason: endpoint.disabledReason,
+    created_at: endpoint.createdAt.toISOString(),
+  };
 }
 
 function describeError(error: unknown): string {
@@ -117,7 +165,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address'] as const;
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'url', 'events', 'description'] as const;
 
 async function main(): Promise<number> {
   let parsed: { values: Flags; positionals: string[] };
