@@ -85,7 +85,8 @@ async function main() {
   // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.
   const webhookEnv = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
-  worker = await startWorker({ databaseUrl, env: webhookEnv, stdio: 'inherit' });
+  // Its per-job log lines stay out of Playwright's output; they are printed if it dies.
+  worker = await startWorker({ databaseUrl, env: webhookEnv, stdio: 'pipe' });
   log('worker ready');
   server = await startNext({
     port,
@@ -101,7 +102,7 @@ async function main() {
   log(`next start on ${server.baseUrl}`);
   const code = await Promise.race([server.exited, worker.exited]);
   if (!stopping) {
-    log(`next or the worker exited unexpectedly (${code})`);
+    log(`next or the worker exited unexpectedly (${code})\n${worker.output()}`);
     await shutdown(1);
   }
 }

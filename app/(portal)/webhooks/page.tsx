@@ -27,11 +27,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           ) : (
             <DataTable
               testId="endpoints-table"
-              columns={[{ label: 'URL' }, { label: 'Environment' }, { label: 'Events' }, { label: 'Status' }, { label: 'Created' }, { label: 'Actions', hidden: true }]}
+              columns={[{ label: 'URL' }, { label: 'Environment' }, { label: 'Events' }, { label: 'Status' }, { label: 'Created' }, { label: 'Actions' }]}
             >
               {endpoints.map((endpoint) => (
                 <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
-                  <td className="max-w-xs px-3 py-2">
+                  <td className="min-w-48 max-w-xs px-3 py-2">
                     <p className="break-all font-mono text-xs">{endpoint.url}</p>
                     {endpoint.description ? <p className="mt-1 text-slate-600">{endpoint.description}</p> : null}
                   </td>
@@ -57,8 +57,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                   </td>
                   <td className="whitespace-nowrap px-3 py-2">{formatDate(endpoint.createdAt)}</td>
                   <td className="whitespace-nowrap px-3 py-2">
-                    <Link href={`/webhooks/${endpoint.id}`} className="font-medium text-indigo-700 underline hover:text-indigo-500">
-                      Manage<span className="sr-only"> {endpoint.url}</span> and delivery log
+                    {/* aria-label, not an sr-only span: an absolutely positioned span in a scrolled table widens the page. */}
+                    <Link
+                      href={`/webhooks/${endpoint.id}`}
+                      aria-label={`Manage and delivery log: ${endpoint.url}`}
+                      className="font-medium text-indigo-700 underline hover:text-indigo-500"
+                    >
+                      Manage and delivery log
                     </Link>
                   </td>
                 </tr>

@@ -120,7 +120,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
                 { label: 'Duration', align: 'right' },
                 { label: 'Response' },
                 { label: 'Next retry' },
-                { label: 'Actions', hidden: true },
+                { label: 'Actions' },
               ]}
             >
               {deliveries.map((delivery) => (
