@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+// Optional settings whose default lives with their rule (lib/chain/networks.ts); kept as strings here.
+const optionalText = z.string().trim().optional();
+const optionalCount = z.string().trim().regex(/^(\d+)?$/, 'must be a whole number').optional();
+const evmAddress = z.string().trim().regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)').optional();
 
 /**
  * Configuration, parsed once from the process environment. Every value has a default so that
@@ -42,6 +46,22 @@ const EnvSchema = z.object({
   // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
   WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),
+  // Chain settlement (SPEC §7, lib/chain/networks.ts): a network is watched only with an RPC URL (several
+  // comma-separated = fallbacks). Chain ids, confirmations and token contracts default to the real chains'.
+  RPC_URL_ETHEREUM: optionalText,
+  RPC_URL_POLYGON: optionalText,
+  RPC_URL_BASE: optionalText,
+  CHAIN_ID_ETHEREUM: optionalCount,
+  CHAIN_ID_POLYGON: optionalCount,
+  CHAIN_ID_BASE: optionalCount,
+  CONFIRMATIONS_ETHEREUM: optionalCount,
+  CONFIRMATIONS_POLYGON: optionalCount,
+  CONFIRMATIONS_BASE: optionalCount,
+  TOKEN_USDT_ETHEREUM: evmAddress,
+  TOKEN_USDC_ETHEREUM: evmAddress,
+  TOKEN_USDT_POLYGON: evmAddress,
+  TOKEN_USDC_POLYGON: evmAddress,
+  TOKEN_USDC_BASE: evmAddress,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -21,6 +21,8 @@ export const ERROR_CATALOGUE = {
   invoice_not_payable: { status: 409, title: 'Invoice not payable' },
   event_not_found: { status: 404, title: 'Event not found' },
   wallet_not_configured: { status: 422, title: 'Wallet not configured' },
+  network_not_watched: { status: 422, title: 'Network not watched' },
+  pay_amounts_exhausted: { status: 422, title: 'No unique pay amount left' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.

@@ -1,12 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
 import { TEST_PAY_ADDRESSES } from '../wallets/address';
-import { NETWORK_FAMILY } from './currencies';
+import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
+import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
+import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
-import { insertInvoice, selectInvoice, selectInvoicePage, updateInvoiceWithEvent, type InvoicePage, type PageQuery, type TransitionColumn } from './queries';
+import {
+  insertLiveInvoice,
+  insertTestInvoice,
+  selectInvoice,
+  selectInvoicePage,
+  updateInvoiceWithEvent,
+  type InvoicePage,
+  type NewInvoice,
+  type PageQuery,
+  type TransitionColumn,
+} from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
@@ -18,26 +31,59 @@ export interface InvoiceScope {
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
 export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
-  const record = await insertInvoice(scope, {
+  const network = body.network;
+  if (scope.environment === 'live' && !isWatched(network)) {
+    const reason = isEvmNetwork(network)
+      ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
+      : `${network} is not watched yet (live settlement covers ethereum, polygon and base)`;
+    throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
+  }
+  const invoice: NewInvoice = {
     id: newId('invoice'),
     amount: body.amount,
     currency: body.currency,
-    network: body.network,
+    network,
     description: body.description ?? null,
     metadata: body.metadata ?? {},
     orderId: body.order_id ?? null,
+    redirectUrl: body.redirect_url ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
     // Test invoices never need a wallet; live ones are only ever paid to the workspace's own.
-    fallbackAddress: scope.environment === 'test' ? TEST_PAY_ADDRESSES[NETWORK_FAMILY[body.network]] : null,
-  });
-  if (!record) {
-    throw new AppError(
-      'wallet_not_configured',
-      `Live invoices on ${body.network} need a ${body.network} wallet: add one in the portal's Wallets page`,
-    );
+    fallbackAddress: scope.environment === 'test' ? TEST_PAY_ADDRESSES[NETWORK_FAMILY[network]] : null,
+  };
+  let outcome = scope.environment === 'test' ? await insertTestInvoice(scope, invoice) : await insertLive(scope, invoice);
+  // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
+  for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
+    outcome = await insertLive(scope, invoice);
   }
-  return toInvoiceResource(record, now);
+  switch (outcome.kind) {
+    case 'created':
+      return toInvoiceResource(outcome.record, now);
+    case 'no_wallet':
+      throw new AppError(
+        'wallet_not_configured',
+        `Live invoices on ${network} need a ${network} wallet: add one in the portal's Wallets page`,
+      );
+    case 'no_pay_amount':
+      throw new AppError(
+        'pay_amounts_exhausted',
+        `Every pay amount near ${body.amount} ${body.currency} is held by another open invoice on this ${network} wallet: use another amount or wallet`,
+      );
+  }
+}
+
+const PAY_AMOUNT_ATTEMPTS = 3;
+
+function insertLive(scope: InvoiceScope, invoice: NewInvoice) {
+  const currency = invoice.currency as Currency;
+  return insertLiveInvoice(scope, invoice, {
+    step: SUFFIX_STEP[currency],
+    suffixes: SUFFIXES,
+    start: randomInt(SUFFIXES),
+    reservedUntil: monitoringWindowEnd(invoice.expiresAt),
+    lowerCaseAddress: NETWORK_FAMILY[invoice.network as Network] === 'evm',
+  });
 }
 
 /** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
@@ -98,6 +144,8 @@ export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = ne
   if (scope.environment !== 'test') {
     throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
   }
+  // The simulated payment is not an on-chain transfer: it appears in `payment` and amount_received (see
+  // toInvoiceResource), never in `payments`.
   return transition(scope, id, 'pay', { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true }, now);
 }
 

@@ -1,7 +1,7 @@
 import { durableSql, meteringSql, runStatement } from '../db';
+import type { EventType } from '../events/types';
 import { invoiceEventCte } from './invoice-events';
 import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
-import type { EventType } from '../events/types';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
@@ -158,31 +158,58 @@ export interface NewInvoice {
   description: string | null;
   metadata: Record<string, string>;
   orderId: string | null;
+  redirectUrl: string | null;
   createdAt: Date;
   expiresAt: Date;
   /** Used when the workspace has no wallet for the network (test invoices only). */
   fallbackAddress: string | null;
 }
 
-/**
- * Inserts the invoice paid to the workspace's wallet for the network, or to `fallbackAddress` when there is
- * none. Returns null (nothing written) when there is neither: a live invoice without a wallet.
- */
-export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<InvoiceRecord | null> {
-  const values: unknown[] = [
+/** How a live invoice's pay_amount is chosen (lib/invoices/pay-amount.ts). */
+export interface PayAmountRule {
+  step: string;
+  suffixes: number;
+  /** 0 ≤ start < suffixes: where the search for a free suffix begins (random, so concurrent creates rarely meet). */
+  start: number;
+  /** Until when the amount stays reserved: expires_at + the monitoring window. */
+  reservedUntil: Date;
+  /** Reservation addresses are compared lower-case (EVM addresses are case-insensitive). */
+  lowerCaseAddress: boolean;
+}
+
+export type InsertOutcome =
+  | { kind: 'created'; record: InvoiceRecord }
+  | { kind: 'no_wallet' }
+  /** Every suffix was taken (or a concurrent create took the one chosen): try again with another start. */
+  | { kind: 'no_pay_amount' };
+
+const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
+  created_at, expires_at, redirect_url, pay_amount`;
+
+/** $1…$12 of both insert statements. */
+function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
+  return [
     invoice.id,
     scope.workspaceId,
     scope.environment,
     invoice.amount,
     invoice.network,
     invoice.currency,
-    invoice.fallbackAddress,
     invoice.description,
     invoice.metadata,
     invoice.orderId,
     invoice.createdAt,
     invoice.expiresAt,
+    invoice.redirectUrl,
   ];
+}
+
+/**
+ * A test invoice: paid to the workspace's wallet for the network or to `fallbackAddress` ($13), pay_amount =
+ * amount (test invoices are never matched on chain, so nothing is reserved). One statement.
+ */
+export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
+  const values = [...commonValues(scope, invoice), invoice.fallbackAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
   // On a durable session, not a metering one: an invoice must survive a crash. Its invoice.created event is
   // a CTE of the same statement: both are written, or neither.
@@ -190,15 +217,66 @@ export async function insertInvoice(scope: Scope, invoice: NewInvoice): Promise<
     durableSql(),
     `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5),
       inserted AS (
-        INSERT INTO invoices (id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id, created_at, expires_at)
-        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $7), $8, $9::jsonb, $10, $11::timestamptz, $12::timestamptz
-        WHERE EXISTS (SELECT 1 FROM wallet) OR $7::text IS NOT NULL
+        INSERT INTO invoices (${INSERT_COLUMNS})
+        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $13), $7, $8::jsonb, $9,
+          $10::timestamptz, $11::timestamptz, $12, $4::numeric
+        WHERE EXISTS (SELECT 1 FROM wallet) OR $13::text IS NOT NULL
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
       SELECT ${JSON_ROW} AS invoice FROM inserted`,
     values,
   );
-  return rows[0] ? fromJson(rows[0].invoice) : null;
+  return rows[0] ? { kind: 'created', record: fromJson(rows[0].invoice) } : { kind: 'no_wallet' };
+}
+
+/**
+ * A live invoice, paid to the workspace's wallet, with a pay_amount reserved in the same statement (one round
+ * trip): the first amount + k × step (k = 1…suffixes, from `start`, wrapping) with no live reservation on this
+ * network, currency and address is claimed with INSERT … ON CONFLICT; an expired reservation is taken over in
+ * place. The primary key of amount_reservations decides races: of two concurrent creates choosing the same
+ * amount, the second waits for the first, finds it live, claims nothing and inserts no invoice (→ no_pay_amount,
+ * the caller retries from another start).
+ */
+export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
+  const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const rows = await runStatement<{ invoice: InvoiceJsonRow | null; has_wallet: boolean }>(
+    durableSql(),
+    `WITH wallet AS (
+        SELECT address, CASE WHEN $17::boolean THEN lower(address) ELSE address END AS address_key
+        FROM wallets WHERE workspace_id = $2 AND network = $5),
+      -- The live reservations near this amount on this address: one range scan of the primary key, hashed
+      -- once, so the search below costs O(suffixes) whatever the table statistics say.
+      taken AS (
+        SELECT r.pay_amount FROM amount_reservations r, wallet
+        WHERE r.network = $5 AND r.currency = $6 AND r.address = wallet.address_key
+          AND r.pay_amount > $4::numeric AND r.pay_amount <= $4::numeric + $14::int * $13::numeric
+          AND r.reserved_until > $10::timestamptz),
+      candidate AS (
+        SELECT $4::numeric + ((($15::int + k) % $14::int) + 1) * $13::numeric AS pay_amount
+        FROM wallet, generate_series(0, $14::int - 1) AS k
+        WHERE $4::numeric + ((($15::int + k) % $14::int) + 1) * $13::numeric NOT IN (SELECT pay_amount FROM taken)
+        LIMIT 1),
+      reserved AS (
+        INSERT INTO amount_reservations (network, currency, address, pay_amount, invoice_id, reserved_until)
+        SELECT $5, $6, wallet.address_key, candidate.pay_amount, $1, $16::timestamptz FROM wallet, candidate
+        ON CONFLICT (network, currency, address, pay_amount) DO UPDATE
+          SET invoice_id = EXCLUDED.invoice_id, reserved_until = EXCLUDED.reserved_until
+          WHERE amount_reservations.reserved_until <= $10::timestamptz
+        RETURNING pay_amount),
+      inserted AS (
+        INSERT INTO invoices (${INSERT_COLUMNS})
+        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, wallet.address, $7, $8::jsonb, $9,
+          $10::timestamptz, $11::timestamptz, $12, reserved.pay_amount
+        FROM wallet, reserved
+        RETURNING *)
+      ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+      SELECT (SELECT ${JSON_ROW} FROM inserted) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
+    values,
+  );
+  const row = rows[0];
+  if (row?.invoice) return { kind: 'created', record: fromJson(row.invoice) };
+  return row?.has_wallet ? { kind: 'no_pay_amount' } : { kind: 'no_wallet' };
 }
 
 /** Columns a transition may set, with their SQL casts. */

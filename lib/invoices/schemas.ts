@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, CURRENCY_RULES, NETWORKS, isSupportedPair, supportedPairsText } from './currencies';
-import { INVOICE_STATUSES } from './state';
+import { INVOICE_STATUSES, PAYMENT_EXCEPTIONS } from './state';
 
 /** Zod schemas of the invoice API: the handlers validate with them and the OpenAPI document is built from them. */
 
@@ -60,6 +60,11 @@ export const CreateInvoiceBody = z
     description: storableText('description', 500, 'description is at most 500 characters').optional(),
     metadata: Metadata.optional(),
     order_id: storableText('order_id', 128, 'order_id is at most 128 characters').min(1).optional(),
+    redirect_url: z
+      .url({ protocol: /^https$/, error: 'redirect_url must be an https URL' })
+      .max(2000, 'redirect_url is at most 2000 characters')
+      .optional()
+      .describe('https URL (≤ 2000 chars) the hosted payment page sends the payer back to once paid'),
     expires_in: z
       .number({ error: 'expires_in must be an integer number of seconds' })
       .int('expires_in must be an integer number of seconds')
@@ -102,6 +107,24 @@ export const InvoiceIdParams = z.strictObject({ id: z.string() });
 
 const Timestamp = z.string().describe('ISO 8601 UTC timestamp').meta({ example: '2026-11-22T10:00:00.000Z' });
 
+export const PaymentResource = z
+  .object({
+    id: z.string().meta({ example: 'pay_3kTz9QwErTyUiOpAsDfGhJkL' }),
+    tx_hash: z.string(),
+    log_index: z.number().int().nullable().describe('The Transfer log\'s index in its block; null for a native (ETH) transfer'),
+    network: z.enum(NETWORKS),
+    currency: z.enum(CURRENCIES),
+    amount: z.string(),
+    from: z.string(),
+    block_number: z.number().int(),
+    confirmations: z.number().int().describe('Counted while pending; once confirmed, the count that confirmed it'),
+    status: z.enum(['pending', 'confirmed', 'reverted']),
+    detected_at: Timestamp,
+    confirmed_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Payment' });
+export type PaymentResource = z.infer<typeof PaymentResource>;
+
 export const InvoiceResource = z
   .object({
     id: z.string().meta({ example: 'inv_3kTz9QwErTyUiOpAsDfGhJkL' }),
@@ -112,16 +135,32 @@ export const InvoiceResource = z
     currency: z.enum(CURRENCIES),
     network: z.enum(NETWORKS),
     pay_address: z.string(),
+    pay_amount: z
+      .string()
+      .describe('The exact amount to send: `amount` plus a suffix unique among open invoices on this network, asset and address (live); `amount` (test)')
+      .meta({ example: '49.994213' }),
+    payment_uri: z
+      .string()
+      .describe('URI a wallet opens with address and amount filled in: EIP-681 on EVM networks, BIP-21 on bitcoin')
+      .meta({ example: 'ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x…&uint256=49994213' }),
+    amount_received: z.string().describe('Sum of confirmed payments (or the simulated payment of a test invoice)'),
+    payment_exception: z
+      .enum(PAYMENT_EXCEPTIONS)
+      .nullable()
+      .describe('paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount'),
     description: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     order_id: z.string().nullable(),
+    redirect_url: z.string().nullable(),
     created_at: Timestamp,
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),
     payment: z
       .object({ tx_hash: z.string(), amount: z.string(), simulated: z.boolean() })
-      .nullable(),
+      .nullable()
+      .describe('The payment that settled the invoice'),
+    payments: z.array(PaymentResource).describe('Every on-chain payment attributed to the invoice, oldest first'),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceResource = z.infer<typeof InvoiceResource>;

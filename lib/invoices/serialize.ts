@@ -1,8 +1,26 @@
+import { paymentUri } from '../chain/payment-uri';
 import type { Currency, Network } from './currencies';
-import type { InvoiceResource } from './schemas';
-import { effectiveStatus, type StoredInvoiceStatus } from './state';
+import type { InvoiceResource, PaymentResource } from './schemas';
+import { effectiveStatus, type PaymentException, type StoredInvoiceStatus } from './state';
 
 type DecimalLike = string | { toFixed(): string };
+
+/** A stored payment (an on-chain transfer), as Prisma returns it or as lib/invoices/queries.ts maps raw rows. */
+export interface PaymentRecord {
+  id: string;
+  txHash: string;
+  /** -1 for a native transfer (no log). */
+  logIndex: number;
+  network: string;
+  currency: string;
+  amount: DecimalLike;
+  fromAddress: string;
+  blockNumber: bigint;
+  status: 'pending' | 'confirmed' | 'reverted';
+  confirmations: number;
+  detectedAt: Date;
+  confirmedAt: Date | null;
+}
 
 /** The fields of a stored invoice, as Prisma returns them or as lib/invoices/queries.ts maps raw rows. */
 export interface InvoiceRecord {
@@ -23,6 +41,11 @@ export interface InvoiceRecord {
   paymentTxHash: string | null;
   paymentAmount: DecimalLike | null;
   paymentSimulated: boolean | null;
+  payAmount: DecimalLike;
+  redirectUrl: string | null;
+  amountReceived: DecimalLike;
+  paymentException: string | null;
+  payments: PaymentRecord[];
 }
 
 /** Decimal → plain decimal string without exponent or trailing fractional zeros ("10.50" → "10.5"). */
@@ -35,8 +58,26 @@ function iso(value: Date | null): string | null {
   return value ? value.toISOString() : null;
 }
 
+export function toPaymentResource(row: PaymentRecord): PaymentResource {
+  return {
+    id: row.id,
+    tx_hash: row.txHash,
+    log_index: row.logIndex < 0 ? null : row.logIndex,
+    network: row.network as Network,
+    currency: row.currency as Currency,
+    amount: formatAmount(row.amount),
+    from: row.fromAddress,
+    block_number: Number(row.blockNumber),
+    confirmations: row.confirmations,
+    status: row.status,
+    detected_at: row.detectedAt.toISOString(),
+    confirmed_at: iso(row.confirmedAt),
+  };
+}
+
 /** The API representation of an invoice, with the status it has at `now`. */
 export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResource {
+  const payAmount = formatAmount(row.payAmount);
   return {
     id: row.id,
     object: 'invoice',
@@ -46,9 +87,15 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
     currency: row.currency as Currency,
     network: row.network as Network,
     pay_address: row.payAddress,
+    pay_amount: payAmount,
+    payment_uri: paymentUri({ currency: row.currency as Currency, network: row.network as Network, address: row.payAddress, payAmount }),
+    // A simulated payment (test invoices) is the whole pay_amount; on-chain ones are summed into the column.
+    amount_received: row.status === 'paid' && row.paymentSimulated ? payAmount : formatAmount(row.amountReceived),
+    payment_exception: row.paymentException as PaymentException | null,
     description: row.description,
     metadata: (row.metadata ?? {}) as Record<string, string>,
     order_id: row.orderId,
+    redirect_url: row.redirectUrl,
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
     paid_at: iso(row.paidAt),
@@ -61,5 +108,6 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
             simulated: row.paymentSimulated ?? false,
           }
         : null,
+    payments: row.payments.map(toPaymentResource),
   };
 }

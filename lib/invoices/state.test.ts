@@ -15,3 +15,13 @@ describe('invoice state machine', () => {
     expect(TRANSITIONS.pay).toEqual({ from: 'pending', to: 'paid', conflict: 'invoice_not_payable', event: 'invoice.paid' });
   });
 });
+
+describe('processing', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  it('never expires: money is in flight', () => {
+    expect(effectiveStatus('processing', new Date('2026-11-01T00:00:00Z'), now)).toBe('processing');
+  });
+  it('is not a source of any API transition', () => {
+    for (const rule of Object.values(TRANSITIONS)) expect(rule.from).not.toBe('processing');
+  });
+});

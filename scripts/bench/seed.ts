@@ -82,10 +82,10 @@ async function bulkInvoices(workspaceId: string, count: number, payAddress: Map<
     }
     await durablePool().query(
       `INSERT INTO invoices (id, workspace_id, environment, status, amount, currency, network, pay_address, metadata, order_id,
-                             created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount, payment_simulated)
+                             created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount, payment_simulated, pay_amount)
        SELECT t.id, $1, 'test', t.status::"InvoiceStatus", t.amount::numeric, t.currency, t.network, t.pay, '{}'::jsonb, t.ord,
               t.created, t.expires, t.paid, t.cancelled, t.tx,
-              CASE WHEN t.status = 'paid' THEN t.amount::numeric END, CASE WHEN t.status = 'paid' THEN true END
+              CASE WHEN t.status = 'paid' THEN t.amount::numeric END, CASE WHEN t.status = 'paid' THEN true END, t.amount::numeric
        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                    $9::timestamptz[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::text[])
             AS t(id, amount, currency, network, pay, status, ord, created, expires, paid, cancelled, tx)`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { TEST_PAY_ADDRESSES } from '@/lib/wallets/address';
-import { createKey, seedAccount, setTronWallet, VALID_INVOICE } from '../support/fixtures';
+import { createKey, LIVE_INVOICE, seedAccount, setEvmWallet, setTronWallet, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
 async function create(secret: string, body: unknown = VALID_INVOICE) {
@@ -52,10 +52,10 @@ describe('POST /v1/invoices', () => {
 
   it('a live invoice needs a wallet for its network, and is paid to it', async () => {
     const account = await seedAccount({ environment: 'live' });
-    expectProblem(await create(account.secret), 422, 'wallet_not_configured');
+    expectProblem(await create(account.secret, LIVE_INVOICE), 422, 'wallet_not_configured');
     expect(await db().invoice.count({ where: { workspaceId: account.workspace.id } })).toBe(0);
-    const wallet = await setTronWallet(account.workspace.id);
-    const result = await create(account.secret);
+    const wallet = await setEvmWallet(account.workspace.id);
+    const result = await create(account.secret, LIVE_INVOICE);
     expect(result.status).toBe(201);
     expect(result.json).toMatchObject({ environment: 'live', pay_address: wallet.address });
   });
@@ -162,8 +162,8 @@ describe('invoice transitions', () => {
 
   it('simulate-payment with a live key → 403 test_mode_only', async () => {
     const account = await seedAccount({ environment: 'live' });
-    await setTronWallet(account.workspace.id);
-    const id = (await create(account.secret)).json.id;
+    await setEvmWallet(account.workspace.id);
+    const id = (await create(account.secret, LIVE_INVOICE)).json.id;
     expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 403, 'test_mode_only');
     expect((await call('GET', `/v1/invoices/${id}`, { key: account.secret })).json.status).toBe('pending');
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { pruneIdempotencyRecords, requestFingerprint } from '@/lib/api/idempotency';
 import { startAdditionalApp } from '../setup/app';
-import { createKey, invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
+import { createKey, invoiceCount, LIVE_INVOICE, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
 const post = (secret: string, idempotencyKey: string, body: unknown = VALID_INVOICE) =>
@@ -135,8 +135,8 @@ describe('Idempotency-Key', () => {
   it('the same key value under a test key and a live key of one workspace is independent', async () => {
     const account = await seedAccount({ environment: 'live' });
     const testKey = await createKey(account.workspace.id, { environment: 'test' });
-    const live = await post(account.secret, 'per-environment'); // no wallet: 422, stored for the live environment
-    const test = await post(testKey.secret, 'per-environment');
+    const live = await post(account.secret, 'per-environment', LIVE_INVOICE); // no wallet: 422, stored for the live environment
+    const test = await post(testKey.secret, 'per-environment', LIVE_INVOICE);
     expectProblem(live, 422, 'wallet_not_configured');
     expect(test.status).toBe(201);
     expect(test.headers.get('idempotent-replayed')).toBeNull();
@@ -157,8 +157,8 @@ describe('Idempotency-Key', () => {
 
   it('domain refusals are stored and replayed too (422 wallet_not_configured)', async () => {
     const account = await seedAccount({ environment: 'live' });
-    const first = await post(account.secret, 'no-wallet');
-    const second = await post(account.secret, 'no-wallet');
+    const first = await post(account.secret, 'no-wallet', LIVE_INVOICE);
+    const second = await post(account.secret, 'no-wallet', LIVE_INVOICE);
     expectProblem(first, 422, 'wallet_not_configured');
     expect(second.status).toBe(422);
     expect(second.headers.get('idempotent-replayed')).toBe('true');

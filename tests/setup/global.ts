@@ -17,14 +17,27 @@ import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase, freePort, type EmbeddedDatabase } from '../../scripts/db/embedded';
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../../scripts/next-app';
+import { chainSettings, startLocalChain, type LocalChain } from '../../scripts/chain/local-chain';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     TEST_BASE_URL: string;
     DATABASE_URL: string;
     WEBHOOK_ENCRYPTION_KEY: string;
+    TEST_CHAIN: TestChain;
   }
 }
+
+/** The suite's local chain, as the `ethereum` network of the server under test. */
+export interface TestChain {
+  rpcUrl: string;
+  chainId: number;
+  tokens: { USDT: string; USDC: string };
+  confirmations: number;
+}
+
+/** Confirmations the suite's server requires on `ethereum` (small: tests mine them explicitly). */
+const TEST_CONFIRMATIONS = 3;
 
 function log(message: string) {
   console.error(`[test setup] ${message}`);
@@ -62,13 +75,16 @@ export default async function setup(project: TestProject) {
   let tempDir: string | undefined;
   let embedded: EmbeddedDatabase | undefined;
   let server: NextServer | undefined;
+  let chain: LocalChain | undefined;
 
   // Safety net if the process exits without running teardown.
   const onExit = () => {
-    try {
-      server?.child.kill('SIGKILL');
-    } catch {
-      // gone
+    for (const child of [server?.child, chain?.child]) {
+      try {
+        child?.kill('SIGKILL');
+      } catch {
+        // gone
+      }
     }
     embedded?.stopSync();
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
@@ -119,6 +135,14 @@ export default async function setup(project: TestProject) {
     // Secrets of the run's own: nothing is read from or written to the developer's .data/.
     process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
     process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
+    // A local EVM chain (hardhat node + mock USDT/USDC) that the server watches as `ethereum`; no other network
+    // is watched, so live invoices elsewhere answer network_not_watched.
+    t = Date.now();
+    const localChain = await startLocalChain({ port: await freePort() });
+    chain = localChain;
+    cleanups.push(() => localChain.stop());
+    Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
+    log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     t = Date.now();
     server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
     const next = server;
@@ -126,6 +150,7 @@ export default async function setup(project: TestProject) {
     log(`next start on ${server.baseUrl} (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     project.provide('TEST_BASE_URL', server.baseUrl);
+    project.provide('TEST_CHAIN', { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS });
     project.provide('DATABASE_URL', databaseUrl);
     project.provide('WEBHOOK_ENCRYPTION_KEY', process.env.WEBHOOK_ENCRYPTION_KEY);
     process.env.TEST_BASE_URL = server.baseUrl;

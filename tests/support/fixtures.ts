@@ -37,6 +37,13 @@ export async function setTronWallet(workspaceId: string) {
   return setWallet(workspaceId, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' });
 }
 
+/** A checksummed EVM address (hardhat's account 1), valid on ethereum, polygon and base. */
+export const EVM_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+export async function setEvmWallet(workspaceId: string, network: 'ethereum' | 'polygon' | 'base' = 'ethereum', address = EVM_WALLET) {
+  return setWallet(workspaceId, { network, address });
+}
+
 export async function monthlyCount(workspaceId: string): Promise<number> {
   const rows = await db().usageMonthly.findMany({ where: { workspaceId } });
   return rows.reduce((sum, row) => sum + row.count, 0);
@@ -47,6 +54,8 @@ export async function invoiceCount(workspaceId?: string): Promise<number> {
 }
 
 export const VALID_INVOICE = { amount: '10.50', currency: 'USDT', network: 'tron' } as const;
+/** A live invoice on a network the suite's server watches (RPC_URL_ETHEREUM is set by the global setup). */
+export const LIVE_INVOICE = { amount: '10.50', currency: 'USDT', network: 'ethereum' } as const;
 
 /** The plan limits as the server under test is configured (its env may differ from this process's). */
 export async function serverPlan(plan: 'Developer' | 'Business') {

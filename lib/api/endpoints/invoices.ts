@@ -50,13 +50,14 @@ export const createInvoiceEndpoint = defineEndpoint({
   method: 'POST',
   path: '/v1/invoices',
   summary: 'Create an invoice',
-  description: 'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network.',
+  description:
+    'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet.',
   tags: ['Invoices'],
   scope: 'invoices:write',
   body: CreateInvoiceBody,
   response: InvoiceResource,
   successStatus: 201,
-  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'wallet_not_configured'],
+  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted'],
   handler: ({ key, body, now }) => createInvoice(scopeOf(key), body, now),
 });
 

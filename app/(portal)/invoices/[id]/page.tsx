@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Card, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
+import { Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
 import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
@@ -9,6 +9,15 @@ import { requirePortalContext } from '@/lib/portal/context';
 import { InvoiceActions } from '../invoice-actions';
 
 export const metadata: Metadata = { title: 'Invoice' };
+
+const PAYMENT_COLUMNS = [
+  { label: 'Transaction' },
+  { label: 'Amount' },
+  { label: 'Status' },
+  { label: 'Confirmations', align: 'right' as const },
+  { label: 'Block', align: 'right' as const },
+  { label: 'Detected' },
+];
 
 /** Looks the id up in this workspace only (test, then live); anything else is a 404. */
 async function findInvoice(workspaceId: string, id: string) {
@@ -32,8 +41,19 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     ['Status', <StatusBadge key="s" status={invoice.status} />],
     ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
     ['Amount', `${invoice.amount} ${invoice.currency}`],
+    ['Pay amount', <code key="pa" className="font-mono text-xs">{`${invoice.pay_amount} ${invoice.currency}`}</code>],
+    ['Received', `${invoice.amount_received} ${invoice.currency}`],
+    ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],
     ['Network', invoice.network],
-    ['Pay address', <code key="a" className="break-all font-mono text-xs">{invoice.pay_address}</code>],
+    [
+      'Pay address',
+      <span key="a">
+        <code className="break-all font-mono text-xs">{invoice.pay_address}</code>
+        {invoice.environment === 'test' ? <span className="block text-xs text-amber-800">Test invoice — do not send funds.</span> : null}
+      </span>,
+    ],
+    ['Payment URI', <code key="u" className="break-all font-mono text-xs">{invoice.payment_uri}</code>],
+    ['Redirect URL', invoice.redirect_url ? <code key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</code> : '—'],
     ['Description', invoice.description ?? '—'],
     ['Order id', invoice.order_id ?? '—'],
     ['Created', formatDate(invoice.created_at)],
@@ -62,6 +82,30 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           {Object.keys(invoice.metadata).length > 0 ? (
             <pre className="mt-4 overflow-x-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(invoice.metadata, null, 2)}</pre>
           ) : null}
+        </Card>
+        <Card title="Payments">
+          {invoice.payments.length === 0 ? (
+            <p className="text-sm text-slate-600">
+              {invoice.environment === 'test' ? 'Test invoices are paid through the simulator, never on chain.' : 'No transfer to this invoice has been seen on chain yet.'}
+            </p>
+          ) : (
+            <DataTable columns={PAYMENT_COLUMNS} testId="invoice-payments">
+              {invoice.payments.map((payment) => (
+                <tr key={payment.id} data-payment={payment.id}>
+                  <td className="px-3 py-2">
+                    <code className="break-all font-mono text-xs">{payment.tx_hash}</code>
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap">{`${payment.amount} ${payment.currency}`}</td>
+                  <td className="px-3 py-2">
+                    <StatusBadge status={payment.status} />
+                  </td>
+                  <td className="px-3 py-2 text-right" data-field="confirmations">{payment.confirmations}</td>
+                  <td className="px-3 py-2 text-right">{payment.block_number}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatDate(payment.detected_at)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
         </Card>
         {invoice.environment === 'test' ? (
           <Card title="Test actions">

@@ -1,0 +1,76 @@
+import { env } from '../env';
+import type { Currency, Network } from '../invoices/currencies';
+
+/**
+ * Per-network chain settings (SPEC §7): real-chain defaults, overridden by RPC_URL_<NETWORK>,
+ * CHAIN_ID_<NETWORK>, CONFIRMATIONS_<NETWORK> and TOKEN_<CURRENCY>_<NETWORK> (lib/env.ts). A network is
+ * watched when it has an RPC URL and a watcher exists for its family: today the EVM networks only.
+ */
+export const EVM_NETWORKS = ['ethereum', 'polygon', 'base'] as const;
+export type EvmNetwork = (typeof EVM_NETWORKS)[number];
+
+export function isEvmNetwork(network: string): network is EvmNetwork {
+  return (EVM_NETWORKS as readonly string[]).includes(network);
+}
+
+/** The real chains' ids, the default of CHAIN_ID_<NETWORK>. */
+export const DEFAULT_CHAIN_IDS: Record<EvmNetwork, number> = { ethereum: 1, polygon: 137, base: 8453 };
+
+/**
+ * Default confirmations before a payment counts (CONFIRMATIONS_<NETWORK>). Ethereum: 12 blocks (≈ 2.4 min, past
+ * any reorg seen since the merge); Polygon PoS: 64 blocks (≈ 2 min; its reorgs used to reach dozens of blocks);
+ * Base: 12 blocks (≈ 24 s; an L2 whose sequencer does not reorg in practice). Merchants can raise them.
+ */
+export const DEFAULT_CONFIRMATIONS: Record<EvmNetwork, number> = { ethereum: 12, polygon: 64, base: 12 };
+
+/** The real token contracts, the default of TOKEN_<CURRENCY>_<NETWORK>. Tron's USDT is TRC-20 (base58). */
+export const DEFAULT_TOKENS: Partial<Record<`${Currency}_${Network}`, string>> = {
+  USDT_ethereum: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+  USDC_ethereum: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+  USDT_polygon: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+  USDC_polygon: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+  USDC_base: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  USDT_tron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+};
+
+type EnvKey = keyof ReturnType<typeof env>;
+const upper = (value: string) => value.toUpperCase();
+
+function setting(name: string): string | undefined {
+  const value = env()[name as EnvKey];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The name of the setting that turns a network's watcher on (quoted in network_not_watched). */
+export function rpcSettingName(network: Network): string {
+  return `RPC_URL_${upper(network)}`;
+}
+
+/** The RPC URLs of a network, in fallback order; empty when the network is not watched. */
+export function rpcUrls(network: Network): string[] {
+  return (setting(rpcSettingName(network)) ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+}
+
+/** Live invoices can be created on a network only while it is watched (SPEC §3.4, §7). */
+export function isWatched(network: Network): boolean {
+  return isEvmNetwork(network) && rpcUrls(network).length > 0;
+}
+
+export function chainId(network: EvmNetwork): number {
+  const value = setting(`CHAIN_ID_${upper(network)}`);
+  return value ? Number(value) : DEFAULT_CHAIN_IDS[network];
+}
+
+export function confirmations(network: EvmNetwork): number {
+  const value = setting(`CONFIRMATIONS_${upper(network)}`);
+  return value ? Number(value) : DEFAULT_CONFIRMATIONS[network];
+}
+
+/** The token contract of a currency on a network, or null for the native asset (ETH) and unsupported pairs. */
+export function tokenAddress(currency: Currency, network: Network): string | null {
+  if (currency === 'ETH' || currency === 'BTC') return null;
+  return setting(`TOKEN_${currency}_${upper(network)}`) ?? DEFAULT_TOKENS[`${currency}_${network}`] ?? null;
+}

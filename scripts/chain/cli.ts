@@ -1,0 +1,88 @@
+// npm run chain [-- --port 8545] [--network ethereum|polygon|base] [--block-time 2] [--json]
+//   starts a local EVM node with mock USDT and USDC (6 decimals) and prints the settings that point the app at it.
+// npm run chain -- pay <payment_uri> [--rpc http://127.0.0.1:8545]
+//   pays an invoice's payment_uri from the node's funded development account.
+import { parseArgs } from 'node:util';
+import { createPublicClient, getAddress, http } from 'viem';
+import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
+import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
+
+const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
+type LocalNetwork = (typeof NETWORKS)[number];
+
+function fail(message: string): never {
+  console.error(`chain: ${message}`);
+  process.exit(1);
+}
+
+async function start(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '8545' },
+      network: { type: 'string', default: 'ethereum' },
+      'block-time': { type: 'string', default: '2' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const network = values.network as LocalNetwork;
+  if (!NETWORKS.includes(network)) fail(`--network must be one of ${NETWORKS.join(', ')}`);
+  const port = Number(values.port);
+  const blockSeconds = Number(values['block-time']);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail('--port must be a TCP port');
+  if (!(blockSeconds >= 0)) fail('--block-time must be a number of seconds (0: a block only per transaction)');
+
+  const chain = await startLocalChain({ port, blockIntervalMs: blockSeconds * 1000 });
+  const stop = () => void chain.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  if (values.json) {
+    console.log(
+      JSON.stringify({
+        rpc_url: chain.rpcUrl,
+        chain_id: chain.chainId,
+        network,
+        tokens: chain.tokens,
+        funded_account: { address: chain.funded.address, private_key: chain.funded.privateKey },
+      }),
+    );
+  } else {
+    const settings = { ...chainSettings(chain, network), [`CONFIRMATIONS_${network.toUpperCase()}`]: '3' };
+    console.log(`Local ${network} chain (chain id ${chain.chainId}) on ${chain.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`);
+    console.log(`Mock USDT ${chain.tokens.USDT} and USDC ${chain.tokens.USDC} (6 decimals), minted to ${chain.funded.address}.`);
+    console.log('\nStart the app with these settings (another terminal):\n');
+    console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' \\\n  ')} \\\n  npm start`);
+    console.log('\nThen pay a live invoice:  npm run chain -- pay "<payment_uri>"');
+    console.log(`Funded development account (publicly known key, local use only): ${chain.funded.address} ${chain.funded.privateKey}`);
+    console.log('\nCtrl-C stops the chain (its state is not kept).');
+  }
+}
+
+async function pay(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { rpc: { type: 'string', default: 'http://127.0.0.1:8545' } } });
+  const uri = positionals[0];
+  if (!uri) fail('usage: npm run chain -- pay <payment_uri> [--rpc URL]');
+  let parsed: ReturnType<typeof parseEvmPaymentUri>;
+  try {
+    parsed = parseEvmPaymentUri(uri);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const client = createPublicClient({ transport: http(values.rpc) });
+  const reported = await client.getChainId().catch(() => fail(`no node answers on ${values.rpc}: start it with npm run chain`));
+  if (reported !== parsed.chainId) {
+    fail(`the URI is for chain ${parsed.chainId} but ${values.rpc} is chain ${reported} (start the app with CHAIN_ID_<NETWORK>=${LOCAL_CHAIN_ID})`);
+  }
+  const hash = await sendPayment(values.rpc, { token: parsed.token ? getAddress(parsed.token) : null, to: getAddress(parsed.to), units: parsed.units });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  console.log(`paid: tx ${hash} in block ${receipt.blockNumber} (${receipt.status})`);
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'pay') await pay(rest);
+  else await start(process.argv.slice(2));
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
