@@ -11,6 +11,7 @@ const LINKS = [
   { href: '/requests', label: 'Request log' },
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/billing', label: 'Billing' },
   { href: '/docs', label: 'Docs' },
   { href: '/account', label: 'Account' },

@@ -22,6 +22,8 @@ Commands:
   user:list                       every user with their workspaces
   workspace:list [--email E]      every workspace (or those of one user) with plan and members
   key:list      --workspace ID    a workspace's keys: id, label, prefix, scopes, status (never a secret)
+  webhook:create --workspace ID --env test|live --url URL [--events type,type] [--description D]
+  webhook:list  --workspace ID
 
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
@@ -82,6 +84,8 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
   const { getWorkspace } = await import('../lib/workspaces/workspaces');
   const { listApiKeys } = await import('../lib/keys/keys');
   const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const { createWebhookEndpoint, listWebhookEndpoints } = await import('../lib/webhooks/endpoints');
+  const { SUBSCRIBABLE_EVENT_TYPES } = await import('../lib/events/types');
 
   switch (command) {
     case 'user:create': {
@@ -208,6 +212,36 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         ),
       };
     }
+    case 'webhook:create': {
+      const environment = required(flags, 'env');
+      if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const events = (optional(flags, 'events') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = events.filter((type) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(type));
+      if (unknown.length) throw new UsageError(`Unknown event type(s) ${unknown.join(', ')}: use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+      const { endpoint, secret } = await createWebhookEndpoint(workspace.id, {
+        url: required(flags, 'url'),
+        environment,
+        description: optional(flags, 'description'),
+        event_types: events,
+      });
+      return {
+        json: { ...webhookJson(endpoint), secret },
+        text: `Created ${endpoint.environment} webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'})\n\n  ${secret}\n\nThis signing secret is shown once. Store it where your receiver reads it now.`,
+      };
+    }
+    case 'webhook:list': {
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const endpoints = await listWebhookEndpoints(workspace.id);
+      return {
+        json: { workspace_id: workspace.id, endpoints: endpoints.map(webhookJson) },
+        text: endpoints.length
+          ? endpoints
+              .map((e) => `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`)
+              .join('\n')
+          : `Workspace ${workspace.id} has no webhook endpoints`,
+      };
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
   }
@@ -226,6 +260,20 @@ function keyJson(key: { id: number; label: string; prefix: string; environment: 
   };
 }
 
+/** An endpoint as the CLI prints it: never its secret (the view type has none). */
+function webhookJson(endpoint: import('../lib/webhooks/endpoints').WebhookEndpointView) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    environment: endpoint.environment,
+    event_types: endpoint.eventTypes,
+    status: endpoint.status,
+    disabled_reason: endpoint.disabledReason,
+    created_at: endpoint.createdAt.toISOString(),
+  };
+}
+
 function describeError(error: unknown): string {
   if (error instanceof UsageError) return error.message;
   if (error && typeof error === 'object' && 'name' in error && error.name === 'ZodError' && 'issues' in error) {
@@ -236,7 +284,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace'] as const;
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description'] as const;
 
 async function main(): Promise<number> {
   let parsed: { values: Flags; positionals: string[] };

@@ -145,3 +145,53 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(missing.stderr).toContain('Workspace ws_nope not found');
   });
 });
+
+describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
+  it('webhook:create prints the secret once; webhook:list never prints a secret; refused URLs and unknown events exit non-zero', async () => {
+    const created = JSON.parse((await admin('user:create', '--email', `hooks-${Date.now()}@example.test`, '--password', 'a long password', '--json')).stdout);
+    const workspace = created.workspace.id as string;
+
+    const hook = await admin('webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'https://93.184.215.14/hooks', '--events', 'invoice.paid,invoice.created', '--description', 'Orders', '--json');
+    expect(hook.code, hook.stderr).toBe(0);
+    const endpoint = JSON.parse(hook.stdout);
+    expect(endpoint).toEqual({
+      id: expect.stringMatching(/^we_/),
+      url: 'https://93.184.215.14/hooks',
+      description: 'Orders',
+      environment: 'live',
+      event_types: ['invoice.created', 'invoice.paid'],
+      status: 'enabled',
+      disabled_reason: null,
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const text = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/test');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/whsec_\S+/);
+    expect(text.stdout).toContain('shown once');
+    const textSecret = /whsec_\S+/.exec(text.stdout)![0];
+
+    const list = await admin('webhook:list', '--workspace', workspace, '--json');
+    expect(list.code, list.stderr).toBe(0);
+    const listed = JSON.parse(list.stdout);
+    expect(listed.endpoints).toHaveLength(2);
+    expect(listed.endpoints.find((e: { id: string }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: undefined });
+    const plain = await admin('webhook:list', '--workspace', workspace);
+    for (const output of [list.stdout, list.stderr, plain.stdout, plain.stderr]) {
+      expect(output).not.toContain('whsec_');
+      expect(output).not.toContain(endpoint.secret.slice(6, 30));
+      expect(output).not.toContain(textSecret.slice(6, 30));
+    }
+    expect(plain.stdout).toContain(endpoint.id);
+
+    const refused = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://127.0.0.1:9/hooks', '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: expect.stringContaining('not a public address') });
+    const badEvent = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/x', '--events', 'invoice.eaten');
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('Unknown event type(s) invoice.eaten');
+    const noWorkspace = await admin('webhook:list', '--workspace', 'ws_nope', '--json');
+    expect(noWorkspace.code).toBe(1);
+    expect(JSON.parse(noWorkspace.stdout).error.message).toContain('Workspace ws_nope not found');
+  });
+});
