@@ -82,6 +82,13 @@ export function runStatement<Row extends object>(sql: postgres.Sql, text: string
   return sql.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
 }
 
+/**
+ * Options for Prisma interactive transactions in the worker and the portal: Prisma's defaults (2 s to get a
+ * connection, 5 s in all) fail healthy transactions on a loaded machine, and a failed record-keeping step
+ * after an HTTP attempt would make the worker repeat the attempt.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 export async function disconnectDb(): Promise<void> {
   await clients.prisma?.$disconnect();
   await clients.metering?.end({ timeout: 5 });

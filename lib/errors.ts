@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   invoice_not_found: { status: 404, title: 'Invoice not found' },
   invoice_not_cancellable: { status: 409, title: 'Invoice not cancellable' },
   invoice_not_payable: { status: 409, title: 'Invoice not payable' },
+  event_not_found: { status: 404, title: 'Event not found' },
   wallet_not_configured: { status: 422, title: 'Wallet not configured' },
   network_not_watched: { status: 422, title: 'Network not watched' },
   pay_amounts_exhausted: { status: 422, title: 'No unique pay amount left' },
@@ -29,6 +30,8 @@ export const ERROR_CATALOGUE = {
   email_taken: { status: 409, title: 'Email already registered' },
   invalid_wallet_address: { status: 400, title: 'Invalid wallet address' },
   key_already_revoked: { status: 409, title: 'Key already revoked' },
+  webhook_url_refused: { status: 400, title: 'Webhook URL refused' },
+  webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -2,19 +2,23 @@
 //   1. DATABASE_URL, or the embedded PostgreSQL under .data/postgres (attached if already running, else started);
 //   2. apply pending migrations;
 //   3. (start only) `next build` when there is no build or the sources changed since the last one;
-//   4. run `next start` (or `next dev`) on PORT (default 3000) with DATABASE_URL in its environment.
+//   4. run `next start` (or `next dev`) on PORT (default 3000) with DATABASE_URL in its environment, and the
+//      worker (scripts/worker.ts: webhooks, expiry events, chain watchers) beside it; a worker that dies is
+//      restarted. `npm run dev` allows webhooks to local receivers (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).
 // Signals are forwarded to Next; when Next exits, an embedded server started by this process is stopped
 // (one attached to is left running).
 import { readFileSync } from 'node:fs';
 import { resolveDatabaseUrl, type ResolvedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import { ensureBuild, startNext, type NextServer } from './next-app';
+import { startWorker, type WorkerProcess } from './worker-process';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT || 3000);
 
 let db: ResolvedDatabase | undefined;
 let server: NextServer | undefined;
+let worker: WorkerProcess | undefined;
 let shuttingDown = false;
 let signalsReceived = 0;
 
@@ -22,7 +26,7 @@ async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true;
     try {
-      await server?.stop();
+      await Promise.all([server?.stop(), worker?.stop()]);
     } catch (err) {
       console.error(err);
     }
@@ -40,6 +44,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     signalsReceived++;
     if (signalsReceived > 1) {
       server?.child.kill('SIGKILL');
+      worker?.child.kill('SIGKILL');
       return;
     }
     // Next usually got the same SIGINT from the terminal; send it anyway (kill <pid> reaches only us).
@@ -91,13 +96,26 @@ async function main() {
   await migrate(db.url);
   if (!dev) await ensureBuild();
   if (shuttingDown) return;
-  server = await startNext({ mode: dev ? 'dev' : 'start', port, databaseUrl: db.url, timeoutMs: 600_000 });
-  console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}`);
+  const devEnv: Record<string, string> = dev && process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
+  server = await startNext({ mode: dev ? 'dev' : 'start', port, databaseUrl: db.url, timeoutMs: 600_000, env: devEnv });
+  await runWorker(db.url, devEnv);
+  console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`);
   const code = await server.exited;
   if (!shuttingDown) {
     console.error(`[start] next exited (${code}); shutting down`);
     await shutdown(code ?? 1);
   }
+}
+
+/** Keeps one worker running beside Next: restarted (after a pause) whenever it exits while we are not stopping. */
+async function runWorker(databaseUrl: string, extraEnv: Record<string, string>) {
+  if (shuttingDown) return;
+  worker = await startWorker({ databaseUrl, env: extraEnv, stdio: 'inherit' });
+  void worker.exited.then((code) => {
+    if (shuttingDown) return;
+    console.error(`[start] worker exited (${code}); restarting in 2 s`);
+    setTimeout(() => void runWorker(databaseUrl, extraEnv).catch((err) => console.error('[start] worker restart failed:', err)), 2000);
+  });
 }
 
 main().catch(async (err) => {

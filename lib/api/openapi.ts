@@ -5,6 +5,8 @@ import type { AnyEndpoint } from './endpoint';
 import { ENDPOINTS } from './endpoints';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { ProblemSchema } from './problem';
+import { EventResource } from '../events/schemas';
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../events/types';
 
 /**
  * The OpenAPI 3.1 document, generated from the endpoint registry, its zod schemas and the error
@@ -175,6 +177,38 @@ export function buildOpenApiDocument() {
     },
   };
 
+  const eventSchema = convert(EventResource, 'output');
+  const webhooks = Object.fromEntries(
+    EVENT_TYPE_NAMES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(/\W/g, '_')}`,
+          summary: type,
+          description: `${EVENT_TYPES[type]} Sent to each enabled endpoint of the event's workspace and environment subscribed to \`${type}\`, signed per Standard Webhooks (docs/webhooks.md). Respond 2xx within 10 s; anything else is retried.`,
+          tags: ['Webhooks'],
+          security: [],
+          parameters: [
+            { name: 'webhook-id', in: 'header', required: true, description: 'The event id, the same on every retry: de-duplicate on it', schema: { type: 'string' } },
+            { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              required: true,
+              description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (two during a secret roll)',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { allOf: [eventSchema, { type: 'object', properties: { type: { const: type } } }] } } },
+          },
+          responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is retried' } },
+        },
+      },
+    ]),
+  );
+
   return {
     openapi: '3.1.0',
     info: {
@@ -192,9 +226,12 @@ export function buildOpenApiDocument() {
       { name: 'Keys', description: 'The calling key' },
       { name: 'Invoices', description: 'Create, list, read and cancel invoices' },
       { name: 'Test mode', description: 'Simulate payments of test invoices' },
+      { name: 'Events', description: 'Everything that happened to your invoices, kept 30 days' },
+      { name: 'Webhooks', description: 'Events as signed POSTs to your endpoints (configured in the portal)' },
       { name: 'Meta', description: 'This document' },
     ],
     paths,
+    webhooks,
     components: {
       schemas: components,
       headers: HEADERS,

@@ -1,4 +1,4 @@
-import { db, type Prisma } from '../db';
+import { db, TRANSACTION_OPTIONS, type Prisma } from '../db';
 import { newId } from '../ids';
 import { CHAIN_TRANSITIONS } from '../invoices/state';
 import { recordSettlementInvoiceEvent, recordUnmatchedPaymentEvents } from './events';
@@ -51,7 +51,7 @@ export async function recordTransfers(transfers: Transfer[], cursor: Cursor, now
         ON CONFLICT (network) DO UPDATE SET chain_id = EXCLUDED.chain_id, last_block = EXCLUDED.last_block,
           last_block_hash = EXCLUDED.last_block_hash, updated_at = EXCLUDED.updated_at`;
     },
-    { timeout: 60_000 },
+    { ...TRANSACTION_OPTIONS, timeout: 60_000 },
   );
 }
 
@@ -122,7 +122,7 @@ export async function confirmPayment(paymentId: string, confirmations: number, n
       UPDATE invoices SET amount_received = amount_received + ${payment.amount}::numeric, payment_exception = 'paid_late'
        WHERE id = ${payment.invoice_id} AND status = 'pending'`;
     if (late === 1) await recordSettlementInvoiceEvent(tx, payment.invoice_id, 'invoice.paid_late', now);
-  });
+  }, TRANSACTION_OPTIONS);
 }
 
 /** A pending payment whose block was reorganised away (or whose transaction failed): its invoice goes back. */
@@ -135,7 +135,7 @@ export async function revertPayment(paymentId: string, now: Date = new Date()): 
     const { from, to } = CHAIN_TRANSITIONS.revert;
     await tx.$executeRaw`UPDATE invoices SET status = ${to}::"InvoiceStatus" WHERE id = ${invoiceId} AND status = ${from}::"InvoiceStatus"`;
     await recordSettlementInvoiceEvent(tx, invoiceId, 'invoice.payment_reverted', now);
-  });
+  }, TRANSACTION_OPTIONS);
 }
 
 /** The payment was re-included in another block of the canonical chain: follow it, still pending. */

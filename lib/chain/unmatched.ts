@@ -1,4 +1,4 @@
-import { db } from '../db';
+import { db, TRANSACTION_OPTIONS } from '../db';
 import { AppError } from '../errors';
 import { formatAmount } from '../invoices/serialize';
 import { recordSettlementInvoiceEvent } from './events';
@@ -25,7 +25,7 @@ export async function listUnmatchedPayments(workspaceId: string, limit = 100): P
       FROM payments p
      WHERE p.invoice_id IS NULL AND p.status = 'confirmed'
        AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND lower(w.address) = p.to_address)
-     ORDER BY p.detected_at DESC, p.id
+     ORDER BY p.block_number DESC, p.log_index DESC
      LIMIT ${limit}`;
   return rows.map((row) => ({
     id: row.id,
@@ -83,5 +83,5 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     const result = updated[0]!;
     if (result.status === 'paid') await recordSettlementInvoiceEvent(tx, invoiceId, 'invoice.paid', now);
     return { status: result.status, paymentException: result.payment_exception };
-  });
+  }, TRANSACTION_OPTIONS);
 }

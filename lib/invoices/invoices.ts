@@ -1,7 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { db } from '../db';
 import { AppError } from '../errors';
-import type { Prisma } from '../generated/prisma/client';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
 import { TEST_PAY_ADDRESSES } from '../wallets/address';
@@ -10,7 +8,7 @@ import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
 import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
-import { insertLiveInvoice, insertTestInvoice, selectInvoice, selectInvoicePage, type InvoicePage, type NewInvoice, type PageQuery } from './queries';
+import { insertLiveInvoice, insertTestInvoice, selectInvoice, selectInvoicePage, updateInvoiceWithEvent, type InvoicePage, type NewInvoice, type PageQuery, type TransitionColumn } from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
@@ -112,33 +110,22 @@ export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery
 }
 
 /**
- * Applies a transition as one compare-and-set UPDATE: it only matches a pending, unexpired invoice of
- * this scope, so of two concurrent transitions exactly one succeeds. On no match we read the invoice
- * to answer 404 (not ours) or 409 (not in a state that allows it).
+ * Applies a transition as one compare-and-set statement that also records its event: it only matches a
+ * pending, unexpired invoice of this scope, so of two concurrent transitions exactly one succeeds (and only
+ * it has an event). On no match we read the invoice to answer 404 (not ours) or 409 (not in a state that
+ * allows it).
  */
-async function transition(scope: InvoiceScope, id: string, name: Transition, data: Prisma.InvoiceUpdateInput, now: Date) {
+async function transition(scope: InvoiceScope, id: string, name: Transition, set: Partial<Record<TransitionColumn, unknown>>, now: Date) {
   const rule = TRANSITIONS[name];
-  try {
-    const row = await db().invoice.update({
-      where: { id, ...scope, status: rule.from, expiresAt: { gt: now } },
-      data: { ...data, status: rule.to },
-      include: { payments: { orderBy: [{ detectedAt: 'asc' }, { id: 'asc' }] } },
-    });
-    return toInvoiceResource(row, now);
-  } catch (error) {
-    if (!isRecordNotFound(error)) throw error;
-  }
-  const current = await db().invoice.findFirst({ where: { id, ...scope }, select: { status: true, expiresAt: true } });
+  const row = await updateInvoiceWithEvent(scope, id, { from: rule.from, to: rule.to, set, event: rule.event, now });
+  if (row) return toInvoiceResource(row, now);
+  const current = await selectInvoice(scope, id);
   if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   throw new AppError(rule.conflict, conflictMessage(name, effectiveStatus(current.status, current.expiresAt, now)));
 }
 
-function isRecordNotFound(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2025';
-}
-
 export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date()) {
-  return transition(scope, id, 'cancel', { cancelledAt: now }, now);
+  return transition(scope, id, 'cancel', { cancelled_at: now }, now);
 }
 
 /** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
@@ -148,7 +135,7 @@ export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = ne
   }
   // The simulated payment is not an on-chain transfer: it appears in `payment` and amount_received (see
   // toInvoiceResource), never in `payments`.
-  return transition(scope, id, 'pay', { paidAt: now, paymentTxHash: simulatedTxHash(), paymentSimulated: true }, now);
+  return transition(scope, id, 'pay', { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true }, now);
 }
 
 function simulatedTxHash(): string {

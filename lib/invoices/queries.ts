@@ -1,7 +1,10 @@
 import { durableSql, meteringSql, runStatement } from '../db';
+import { invoiceEventCte } from './invoice-events';
+import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
+import type { EventType } from '../events/types';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
-import type { InvoiceRecord, PaymentRecord } from './serialize';
+import type { InvoiceRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
 
 /**
@@ -13,105 +16,6 @@ import type { StoredInvoiceStatus } from './state';
 export interface Scope {
   workspaceId: string;
   environment: KeyEnvironment;
-}
-
-/**
- * Every statement here returns an invoice as one JSON array in this column order, mapped by fromJson: one
- * column list for the standalone statements and the reads fused into authentication. PostgreSQL builds an
- * array ≈ 40% faster than an object with the same fields (pgbench, docs/benchmarks.md). The invoice's payments
- * come from the SQL function invoice_payments_json(id) (migration chain_settlement): a function argument is
- * resolved in the outer query, so the column list stays unqualified and works over any row source. It runs only
- * for invoices with has_payments (≈ 50 µs a row otherwise, on every page).
- */
-const JSON_ROW = `json_build_array(id, environment, status, amount::text, currency, network, pay_address, description,
-  metadata, order_id, created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount::text, payment_simulated,
-  pay_amount::text, redirect_url, amount_received::text, payment_exception,
-  CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END)`;
-
-type PaymentJsonRow = [
-  id: string,
-  txHash: string,
-  logIndex: number,
-  network: string,
-  currency: string,
-  amount: string,
-  from: string,
-  blockNumber: string,
-  status: PaymentRecord['status'],
-  confirmations: number,
-  detectedAt: string,
-  confirmedAt: string | null,
-];
-
-type InvoiceJsonRow = [
-  id: string,
-  environment: KeyEnvironment,
-  status: StoredInvoiceStatus,
-  amount: string,
-  currency: string,
-  network: string,
-  payAddress: string,
-  description: string | null,
-  metadata: Record<string, string> | null,
-  orderId: string | null,
-  createdAt: string,
-  expiresAt: string,
-  paidAt: string | null,
-  cancelledAt: string | null,
-  paymentTxHash: string | null,
-  paymentAmount: string | null,
-  paymentSimulated: boolean | null,
-  payAmount: string,
-  redirectUrl: string | null,
-  amountReceived: string,
-  paymentException: string | null,
-  payments: PaymentJsonRow[],
-];
-
-const date = (value: string | null) => (value === null ? null : new Date(value));
-
-function paymentFromJson(row: PaymentJsonRow): PaymentRecord {
-  return {
-    id: row[0],
-    txHash: row[1],
-    logIndex: row[2],
-    network: row[3],
-    currency: row[4],
-    amount: row[5],
-    fromAddress: row[6],
-    blockNumber: BigInt(row[7]),
-    status: row[8],
-    confirmations: row[9],
-    detectedAt: new Date(row[10]),
-    confirmedAt: date(row[11]),
-  };
-}
-
-function fromJson(row: InvoiceJsonRow): InvoiceRecord {
-  return {
-    id: row[0],
-    environment: row[1],
-    status: row[2],
-    amount: row[3],
-    currency: row[4],
-    network: row[5],
-    payAddress: row[6],
-    description: row[7],
-    metadata: row[8] ?? {},
-    orderId: row[9],
-    createdAt: new Date(row[10]),
-    expiresAt: new Date(row[11]),
-    paidAt: date(row[12]),
-    cancelledAt: date(row[13]),
-    paymentTxHash: row[14],
-    paymentAmount: row[15],
-    paymentSimulated: row[16],
-    payAmount: row[17],
-    redirectUrl: row[18],
-    amountReceived: row[19],
-    paymentException: row[20],
-    payments: row[21].map(paymentFromJson),
-  };
 }
 
 /** A standalone statement's rows: one invoice each. */
@@ -305,16 +209,22 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
  * amount (test invoices are never matched on chain, so nothing is reserved). One statement.
  */
 export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
-  // On a durable session, not a metering one: an invoice must survive a crash.
+  const values = [...commonValues(scope, invoice), invoice.fallbackAddress];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  // On a durable session, not a metering one: an invoice must survive a crash. Its invoice.created event is
+  // a CTE of the same statement: both are written, or neither.
   const rows = await runStatement<InvoiceResultRow>(
     durableSql(),
-    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5)
-      INSERT INTO invoices (${INSERT_COLUMNS})
-      SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $13), $7, $8::jsonb, $9,
-        $10::timestamptz, $11::timestamptz, $12, $4::numeric
-      WHERE EXISTS (SELECT 1 FROM wallet) OR $13::text IS NOT NULL
-      RETURNING ${JSON_ROW} AS invoice`,
-    [...commonValues(scope, invoice), invoice.fallbackAddress],
+    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5),
+      inserted AS (
+        INSERT INTO invoices (${INSERT_COLUMNS})
+        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $13), $7, $8::jsonb, $9,
+          $10::timestamptz, $11::timestamptz, $12, $4::numeric
+        WHERE EXISTS (SELECT 1 FROM wallet) OR $13::text IS NOT NULL
+        RETURNING *)
+      ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+      SELECT ${JSON_ROW} AS invoice FROM inserted`,
+    values,
   );
   return rows[0] ? { kind: 'created', record: fromJson(rows[0].invoice) } : { kind: 'no_wallet' };
 }
@@ -328,6 +238,8 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
  * the caller retries from another start).
  */
 export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
+  const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
+  const param = (value: unknown) => `$${values.push(value)}`;
   const rows = await runStatement<{ invoice: InvoiceJsonRow | null; has_wallet: boolean }>(
     durableSql(),
     `WITH wallet AS (
@@ -357,11 +269,49 @@ export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule:
         SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, wallet.address, $7, $8::jsonb, $9,
           $10::timestamptz, $11::timestamptz, $12, reserved.pay_amount
         FROM wallet, reserved
-        RETURNING ${JSON_ROW} AS invoice)
-      SELECT (SELECT invoice FROM inserted) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
-    [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress],
+        RETURNING *)
+      ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+      SELECT (SELECT ${JSON_ROW} FROM inserted) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
+    values,
   );
   const row = rows[0];
   if (row?.invoice) return { kind: 'created', record: fromJson(row.invoice) };
   return row?.has_wallet ? { kind: 'no_pay_amount' } : { kind: 'no_wallet' };
+}
+
+/** Columns a transition may set, with their SQL casts. */
+const TRANSITION_COLUMNS = {
+  cancelled_at: 'timestamptz',
+  paid_at: 'timestamptz',
+  payment_tx_hash: 'text',
+  payment_simulated: 'boolean',
+} as const;
+export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
+
+/**
+ * A compare-and-set transition and its event in one statement: the row changes only when it is in `from`
+ * and unexpired at `now`, and the event is written only for a row that changed. Returns null when nothing
+ * matched (the caller tells 404 from 409).
+ */
+export async function updateInvoiceWithEvent(
+  scope: Scope,
+  id: string,
+  change: { from: StoredInvoiceStatus; to: StoredInvoiceStatus; set: Partial<Record<TransitionColumn, unknown>>; event: EventType; now: Date },
+): Promise<InvoiceRecord | null> {
+  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.from, change.to, change.now];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const assignments = Object.entries(change.set).map(
+    ([column, value]) => `${column} = ${param(value)}::${TRANSITION_COLUMNS[column as TransitionColumn]}`,
+  );
+  const rows = await runStatement<InvoiceResultRow>(
+    durableSql(),
+    `WITH changed AS (
+        UPDATE invoices SET status = $5::"InvoiceStatus"${assignments.map((a) => `, ${a}`).join('')}
+         WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment" AND status = $4::"InvoiceStatus" AND expires_at > $6::timestamptz
+        RETURNING *)
+      ${invoiceEventCte('changed_event', 'changed', change.event, change.now, param)}
+      SELECT ${JSON_ROW} AS invoice FROM changed`,
+    values,
+  );
+  return rows[0] ? fromJson(rows[0].invoice) : null;
 }

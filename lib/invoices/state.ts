@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors';
+import type { EventType } from '../events/types';
 
 /**
  * The invoice state machine. Stored states are pending, processing, paid and cancelled; `expired` is derived:
@@ -19,9 +20,9 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export type StoredInvoiceStatus = Exclude<InvoiceStatus, 'expired'>;
 
 export const TRANSITIONS = {
-  cancel: { from: 'pending', to: 'cancelled', conflict: 'invoice_not_cancellable' },
-  pay: { from: 'pending', to: 'paid', conflict: 'invoice_not_payable' },
-} as const satisfies Record<string, { from: StoredInvoiceStatus; to: StoredInvoiceStatus; conflict: ErrorCode }>;
+  cancel: { from: 'pending', to: 'cancelled', conflict: 'invoice_not_cancellable', event: 'invoice.cancelled' },
+  pay: { from: 'pending', to: 'paid', conflict: 'invoice_not_payable', event: 'invoice.paid' },
+} as const satisfies Record<string, { from: StoredInvoiceStatus; to: StoredInvoiceStatus; conflict: ErrorCode; event: EventType }>;
 
 export type Transition = keyof typeof TRANSITIONS;
 

@@ -28,6 +28,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine as SchemaEngineType } from '@prisma/schema-engine-wasm';
 import { PROJECT_ROOT, resolveDatabaseUrl } from './embedded';
+import { migrateJobQueue } from '../../lib/worker/queue';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma', 'migrations');
 export const SCHEMA_PATH = path.join(PROJECT_ROOT, 'prisma', 'schema.prisma');
@@ -270,6 +271,10 @@ export async function migrate(databaseUrl: string, options: { quiet?: boolean } 
   const { appliedMigrationNames } = await withEngine(databaseUrl, (engine) =>
     engine.applyMigrations({ migrationsList: listMigrations(), filters: noFilters }),
   );
+  // The job queue's own schema (graphile_worker), migrated by the library itself: the events fan-out
+  // trigger queues webhook deliveries through it, so it must exist before the app writes any event.
+  await migrateJobQueue(databaseUrl);
+  await applyRoutines(databaseUrl);
   if (!options.quiet) {
     if (appliedMigrationNames.length) {
       console.error(`[migrate] applied ${appliedMigrationNames.length} migration(s): ${appliedMigrationNames.join(', ')}`);
@@ -278,6 +283,29 @@ export async function migrate(databaseUrl: string, options: { quiet?: boolean } 
     }
   }
   return appliedMigrationNames;
+}
+
+/**
+ * prisma/routines/*.sql: functions and triggers the migration engine cannot apply (it splits dollar-quoted
+ * bodies). Each file is idempotent (CREATE OR REPLACE) and runs on every migrate, in one transaction.
+ */
+async function applyRoutines(databaseUrl: string): Promise<void> {
+  const dir = path.join(PROJECT_ROOT, 'prisma', 'routines');
+  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.sql')).sort() : [];
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    // Several processes may migrate at once (two `npm start`s on one database): replace routines one at a time.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('prisma/routines'))`);
+    for (const file of files) await client.query(readFileSync(path.join(dir, file), 'utf8'));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
 }
 
 export async function migrationStatus(databaseUrl: string) {

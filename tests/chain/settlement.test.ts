@@ -23,6 +23,12 @@ async function createInvoice(secret: string, body: Record<string, unknown> = {})
   return result.json;
 }
 
+/** The workspace's event types, oldest first (each written in the transaction of its change). */
+async function eventTypes(workspaceId: string) {
+  const events = await db().event.findMany({ where: { workspaceId }, orderBy: { seq: 'asc' }, select: { type: true } });
+  return events.map((event) => event.type);
+}
+
 const read = async (secret: string, id: string) => (await call('GET', `/v1/invoices/${id}`, { key: secret })).json;
 
 describe('settlement on the local chain', () => {
@@ -49,6 +55,10 @@ describe('settlement on the local chain', () => {
     });
     expect(paid.payments[0]).toMatchObject({ status: 'confirmed', confirmations: chain.confirmations, confirmed_at: expect.any(String) });
     expect(paid.paid_at).not.toBeNull();
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
+    const paidEvent = await db().event.findFirstOrThrow({ where: { workspaceId: account.workspace.id, type: 'invoice.paid' } });
+    const event = (await call('GET', `/v1/events/${paidEvent.id}`, { key: account.secret })).json;
+    expect(event.data.object).toMatchObject({ id: invoice.id, status: 'paid', amount_received: invoice.pay_amount, payments: [expect.objectContaining({ tx_hash: hash, status: 'confirmed' })] });
   });
 
   it('a wrong amount matches nothing: an unmatched payment, the invoice stays pending', async () => {
@@ -62,6 +72,10 @@ describe('settlement on the local chain', () => {
     expect((await read(account.secret, invoice.id)).status).toBe('pending');
     const payment = await db().payment.findFirstOrThrow({ where: { txHash: hash } });
     expect(payment).toMatchObject({ invoiceId: null, status: 'confirmed', toAddress: account.address.toLowerCase() });
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'payment.unmatched']);
+    const unmatched = await db().event.findFirstOrThrow({ where: { workspaceId: account.workspace.id, type: 'payment.unmatched' } });
+    expect(unmatched.environment).toBe('live');
+    expect(unmatched.snapshot).toMatchObject({ object: 'payment', id: payment.id, tx_hash: hash, status: 'confirmed', invoice: null });
   });
 
   it('a look-alike token emitting Transfer of the exact amount is ignored', async () => {
@@ -108,6 +122,7 @@ describe('settlement on the local chain', () => {
       amount_received: invoice.pay_amount,
       payments: [expect.objectContaining({ status: 'confirmed' })],
     });
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.paid_late']);
   });
 
   it('native ETH: a transaction whose `to` is the wallet with the exact value pays the invoice', async () => {
@@ -138,6 +153,7 @@ describe('settlement on the local chain', () => {
     const reverted = await read(account.secret, invoice.id);
     expect(reverted.status).toBe('pending');
     expect(reverted.payments).toEqual([expect.objectContaining({ status: 'reverted', confirmations: 0 })]);
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.payment_reverted']);
     // Paid again on the new chain: the same invoice is paid by the new transfer.
     const hash = await pay(invoice.payment_uri);
     await w.tick();

@@ -14,3 +14,4 @@ Object.assign(process.env, {
   TOKEN_USDC_ETHEREUM: chain.tokens.USDC,
   CONFIRMATIONS_ETHEREUM: String(chain.confirmations),
 });
+process.env.WEBHOOK_ENCRYPTION_KEY = inject('WEBHOOK_ENCRYPTION_KEY');

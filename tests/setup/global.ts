@@ -24,6 +24,7 @@ declare module 'vitest' {
     TEST_BASE_URL: string;
     DATABASE_URL: string;
     TEST_CHAIN: TestChain;
+    WEBHOOK_ENCRYPTION_KEY: string;
   }
 }
 
@@ -139,6 +140,9 @@ export default async function setup(project: TestProject) {
     cleanups.push(() => localChain.stop());
     Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
     log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    // Secrets of the run's own: nothing is read from or written to the developer's .data/.
+    process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
+    process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
     t = Date.now();
     server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
     const next = server;
@@ -148,6 +152,7 @@ export default async function setup(project: TestProject) {
     project.provide('TEST_BASE_URL', server.baseUrl);
     project.provide('TEST_CHAIN', { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS });
     project.provide('DATABASE_URL', databaseUrl);
+    project.provide('WEBHOOK_ENCRYPTION_KEY', process.env.WEBHOOK_ENCRYPTION_KEY);
     process.env.TEST_BASE_URL = server.baseUrl;
     process.env.DATABASE_URL = databaseUrl;
   } catch (err) {

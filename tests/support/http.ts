@@ -22,6 +22,20 @@ export interface CallResult {
   text: string;
 }
 
+/**
+ * fetch, sent again once when the server had closed the idle keep-alive connection the request went out on
+ * (undici reports "other side closed" before any response byte): the server never saw that request.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; socket?: { bytesRead?: number } } }).cause;
+    if (cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 /** One real HTTP request to the app under test. */
 export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
@@ -32,7 +46,7 @@ export async function call(method: string, path: string, options: CallOptions = 
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
+  const response = await fetchOnce(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   let json: unknown = undefined;
   try {

@@ -7,6 +7,7 @@ import {
   simulatePaymentEndpoint,
 } from './invoices';
 import { getMe } from './me';
+import { getEventEndpoint, listEventsEndpoint } from './events';
 
 /** Every /v1 operation. The OpenAPI document and the route-list test read this registry. */
 export const ENDPOINTS: AnyEndpoint[] = [
@@ -16,4 +17,6 @@ export const ENDPOINTS: AnyEndpoint[] = [
   getInvoiceEndpoint,
   cancelInvoiceEndpoint,
   simulatePaymentEndpoint,
+  listEventsEndpoint,
+  getEventEndpoint,
 ];

@@ -1,0 +1,98 @@
+import { meteringSql, runStatement, type Prisma } from '../db';
+import { newId } from '../ids';
+import type { KeyEnvironment } from '../keys/secret';
+import type { EventType } from './types';
+
+/**
+ * Writing and reading events. An event is always written by the statement or transaction that makes the
+ * change it reports (SPEC §6): either as a data-modifying CTE of that statement (invoiceEventCte, used by the
+ * invoice statements on the API's hot path) or inside a Prisma interactive transaction (recordInvoiceEvent,
+ * recordEvent). Inserting it fires the fan-out trigger, which queues its webhook deliveries in the same
+ * transaction.
+ */
+
+export interface EventRow {
+  id: string;
+  workspaceId: string;
+  environment: KeyEnvironment;
+  type: EventType;
+  snapshot: unknown;
+  createdAt: Date;
+}
+
+/** Records an event whose object is not an invoice (`snapshot` is the resource exactly as the API shows it). */
+export async function recordEvent(
+  tx: Prisma.TransactionClient,
+  event: { workspaceId: string; environment: KeyEnvironment; type: EventType; snapshot: object; targetEndpointId?: string; at?: Date },
+): Promise<string> {
+  const id = newId('event');
+  await tx.$executeRawUnsafe(
+    `INSERT INTO events (id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at)
+     VALUES ($1, $2, $3::"Environment", $4, $5::jsonb, $6, $7::timestamptz)`,
+    id,
+    event.workspaceId,
+    event.environment,
+    event.type,
+    JSON.stringify(event.snapshot),
+    event.targetEndpointId ?? null,
+    event.at ?? new Date(),
+  );
+  return id;
+}
+
+interface EventSqlRow {
+  id: string;
+  workspace_id: string;
+  environment: KeyEnvironment;
+  type: EventType;
+  snapshot: unknown;
+  created_at: Date;
+}
+
+const EVENT_COLUMNS = 'id, workspace_id, environment, type, snapshot, created_at';
+
+function toRow(row: EventSqlRow): EventRow {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    type: row.type,
+    snapshot: row.snapshot,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+export interface EventScope {
+  workspaceId: string;
+  environment: KeyEnvironment;
+}
+
+export async function selectEvent(scope: EventScope, id: string): Promise<EventRow | null> {
+  const rows = await runStatement<EventSqlRow>(
+    meteringSql(),
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
+    [id, scope.workspaceId, scope.environment],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Newest first, keyset on `seq`; the cursor is resolved inside the statement and scoped like the page. */
+export async function selectEventPage(
+  scope: EventScope,
+  query: { type: EventType | null; cursor: string | null; take: number },
+): Promise<{ rows: EventRow[]; cursorFound: boolean }> {
+  const values: unknown[] = [scope.workspaceId, scope.environment];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const conditions = ['workspace_id = $1', 'environment = $2::"Environment"'];
+  if (query.type) conditions.push(`type = ${param(query.type)}`);
+  if (query.cursor) {
+    conditions.push(`seq < (SELECT c.seq FROM events c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = $1 AND c.environment = $2::"Environment")`);
+  }
+  const rows = await runStatement<EventSqlRow>(
+    meteringSql(),
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${Math.floor(query.take)}`,
+    values,
+  );
+  if (rows.length > 0 || !query.cursor) return { rows: rows.map(toRow), cursorFound: true };
+  return { rows: [], cursorFound: (await selectEvent(scope, query.cursor)) !== null };
+}

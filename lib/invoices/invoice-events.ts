@@ -1,0 +1,43 @@
+import type { Prisma } from '../db';
+import type { EventType } from '../events/types';
+import { newId } from '../ids';
+import { JSON_ROW } from './json-row';
+
+/**
+ * Invoice events are written by the statement or transaction that changes the invoice (SPEC §6), with the
+ * invoice's stored row as their snapshot (lib/events/serialize.ts derives the resource from it).
+ */
+
+/**
+ * A CTE (`, <name> AS (…)`) recording `type` for every invoice row returned by the CTE `source` (which must
+ * expose the invoices columns, e.g. `INSERT … RETURNING *`), at time `at`. `param` binds the values.
+ */
+export function invoiceEventCte(name: string, source: string, type: EventType, at: Date, param: (value: unknown) => string): string {
+  return `, ${name} AS (
+    INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
+    SELECT ${param(newId('event'))}, workspace_id, environment, ${param(type)}, ${JSON_ROW}::jsonb, ${param(at)}::timestamptz
+      FROM ${source})`;
+}
+
+/**
+ * Records `type` for an invoice inside a Prisma interactive transaction, with the invoice's row as this
+ * transaction sees it (call it after the change). Returns the event id, or null when no such invoice exists.
+ */
+export async function recordInvoiceEvent(
+  tx: Prisma.TransactionClient,
+  invoiceId: string,
+  type: EventType,
+  at: Date = new Date(),
+): Promise<string | null> {
+  const id = newId('event');
+  const inserted = await tx.$executeRawUnsafe(
+    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
+     SELECT $1, workspace_id, environment, $2, ${JSON_ROW}::jsonb, $3::timestamptz FROM invoices WHERE id = $4`,
+    id,
+    type,
+    at,
+    invoiceId,
+  );
+  return inserted === 1 ? id : null;
+}
+

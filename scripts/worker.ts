@@ -1,0 +1,81 @@
+// `npm run worker`: the background worker — webhook deliveries, invoice.expired events, pruning (and the chain
+// watchers when configured). `npm start` runs one beside the web server. Any number may run against one
+// database: the queue (graphile-worker) gives each job to one worker at a time.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { makeWorkerUtils, run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { startChainWatchers } from '../lib/chain';
+import { disconnectDb } from '../lib/db';
+import { env } from '../lib/env';
+import { beat, forget, releaseStaleWorkers } from '../lib/worker/heartbeat';
+import { queueLogger } from '../lib/worker/queue';
+import { CRONTAB, scheduleExpirySweep, TASKS } from '../lib/worker/tasks';
+import { resolveDatabaseUrl } from './db/embedded';
+import { migrate } from './db/migrate';
+
+const log = (event: string, fields: Record<string, unknown> = {}) => console.error(JSON.stringify({ level: 'info', event, ...fields }));
+
+async function main() {
+  const database = await resolveDatabaseUrl();
+  process.env.DATABASE_URL = database.url;
+  if (process.env.WORKER_SKIP_MIGRATE !== 'true') await migrate(database.url, { quiet: true });
+
+  const processId = `${process.pid}-${randomUUID()}`;
+  const workerIds = new Set<string>();
+  // Listening before run() starts the pool: the pool's id (what the queue's locks record) reaches the heartbeat.
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
+  const runner: Runner = await run({
+    events,
+    connectionString: database.url,
+    concurrency: env().WORKER_CONCURRENCY,
+    maxPoolSize: env().WORKER_CONCURRENCY + 4,
+    taskList: TASKS,
+    crontab: CRONTAB,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: queueLogger,
+  });
+
+  // Start the expiry sweep's chain (a no-op when one is already queued: same job key).
+  const utils = await makeWorkerUtils({ connectionString: database.url, logger: queueLogger });
+  await scheduleExpirySweep(utils.addJob, 0);
+  await utils.release();
+
+  const heartbeatMs = Math.max(1000, (env().WORKER_STALE_AFTER_SECONDS * 1000) / 4);
+  const heartbeat = setInterval(() => {
+    void beat(processId, [...workerIds])
+      .then(() => releaseStaleWorkers(env().WORKER_STALE_AFTER_SECONDS))
+      .then((released) => released.length && log('worker_locks_released', { workers: released }))
+      .catch((error: unknown) => log('worker_heartbeat_failed', { message: error instanceof Error ? error.message : String(error) }));
+  }, heartbeatMs);
+  await beat(processId, [...workerIds]);
+  log('worker_ready', { concurrency: env().WORKER_CONCURRENCY, pid: process.pid });
+
+  // Chain watchers (SPEC §7): one loop per network with an RPC_URL_*; each is the only watcher of its network
+  // across every worker (an advisory lock; the others stand by and take over when it dies).
+  const watchers = new AbortController();
+  const watching = startChainWatchers(watchers.signal);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('worker_stopping', { signal });
+    clearInterval(heartbeat);
+    watchers.abort();
+    await watching;
+    await runner.stop().catch(() => undefined);
+    await forget(processId).catch(() => undefined);
+    await disconnectDb();
+    await database.release();
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
+  await runner.promise;
+}
+
+main().catch((error: unknown) => {
+  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

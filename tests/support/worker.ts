@@ -1,0 +1,30 @@
+import { startWorker, type WorkerProcess } from '../../scripts/worker-process';
+
+/**
+ * A real worker process (scripts/worker.ts) on the run's database, configured for tests: local receivers
+ * allowed, a retry schedule of seconds instead of hours, a short stale-worker threshold.
+ */
+export function startTestWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
+  return startWorker({
+    databaseUrl: process.env.DATABASE_URL ?? '',
+    stdio: 'pipe',
+    env: {
+      WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
+      WORKER_STALE_AFTER_SECONDS: '3',
+      ...env,
+    },
+  });
+}
+
+/** Polls `check` until it returns a value (not undefined/false) or the deadline passes. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
