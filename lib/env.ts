@@ -33,6 +33,19 @@ const EnvSchema = z.object({
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
+  WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
+  // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  // Seconds between delivery attempts after a failure; the number of entries is the number of retries.
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'WEBHOOK_RETRY_SCHEDULE is comma-separated seconds, e.g. 5,300,1800')
+    .default('5,300,1800,7200,18000,36000,50400,72000,86400')
+    .transform((value) => value.split(',').map((entry) => Number(entry.trim()))),
+  // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
+  WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),
   // Chain settlement (SPEC §7, lib/chain/networks.ts): a network is watched only with an RPC URL (several
   // comma-separated = fallbacks). Chain ids, confirmations and token contracts default to the real chains'.
   RPC_URL_ETHEREUM: optionalText,
@@ -49,19 +62,6 @@ const EnvSchema = z.object({
   TOKEN_USDT_POLYGON: evmAddress,
   TOKEN_USDC_POLYGON: evmAddress,
   TOKEN_USDC_BASE: evmAddress,
-  // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
-  WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
-  // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
-  // Seconds between delivery attempts after a failure; the number of entries is the number of retries.
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'WEBHOOK_RETRY_SCHEDULE is comma-separated seconds, e.g. 5,300,1800')
-    .default('5,300,1800,7200,18000,36000,50400,72000,86400')
-    .transform((value) => value.split(',').map((entry) => Number(entry.trim()))),
-  // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
-  WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -16,7 +16,7 @@ import type { KeyEnvironment } from '../keys/secret';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const RETENTION_HOURS = 24;
 const STALE_CLAIM_SECONDS = 60;
-const IN_FLIGHT_WAIT_MS = 1500;
+const IN_FLIGHT_WAIT_MS = 5000;
 const POLL_MS = 20;
 const PRUNE_PROBABILITY = 0.01;
 

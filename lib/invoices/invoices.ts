@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
@@ -8,7 +9,17 @@ import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
 import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
-import { insertLiveInvoice, insertTestInvoice, selectInvoice, selectInvoicePage, updateInvoiceWithEvent, type InvoicePage, type NewInvoice, type PageQuery, type TransitionColumn } from './queries';
+import {
+  insertLiveInvoice,
+  insertTestInvoice,
+  selectInvoice,
+  selectInvoicePage,
+  updateInvoiceWithEvent,
+  type InvoicePage,
+  type NewInvoice,
+  type PageQuery,
+  type TransitionColumn,
+} from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */

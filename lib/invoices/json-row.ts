@@ -5,12 +5,11 @@ import type { StoredInvoiceStatus } from './state';
 /**
  * Every invoice statement returns an invoice as one JSON array in this column order, mapped by fromJson: one
  * column list for the standalone statements, the reads fused into authentication and event snapshots
- * (append new columns at the end: stored snapshots keep the old length). PostgreSQL builds an
- * array ≈ 40% faster than an object with the same fields (pgbench, docs/benchmarks.md).
- *
- * The invoice's payments come from the SQL function invoice_payments_json(id) (migration chain_settlement): a
- * function argument is resolved in the outer query, so the column list stays unqualified and works over any
- * row source. It runs only for invoices with has_payments (≈ 50 µs a row otherwise, on every page).
+ * (append new columns at the end: stored snapshots keep the length they had, so fromJson defaults the tail). PostgreSQL builds an
+ * array ≈ 40% faster than an object with the same fields (pgbench, docs/benchmarks.md). The invoice's payments
+ * come from the SQL function invoice_payments_json(id) (migration chain_settlement): a function argument is
+ * resolved in the outer query, so the column list stays unqualified and works over any row source. It runs only
+ * for invoices with has_payments (≈ 50 µs a row otherwise, on every page).
  */
 export const JSON_ROW = `json_build_array(id, environment, status, amount::text, currency, network, pay_address, description,
   metadata, order_id, created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount::text, payment_simulated,
@@ -50,12 +49,11 @@ export type InvoiceJsonRow = [
   paymentTxHash: string | null,
   paymentAmount: string | null,
   paymentSimulated: boolean | null,
-  // Settlement (SPEC §7); absent from event snapshots stored before them.
-  payAmount?: string,
-  redirectUrl?: string | null,
-  amountReceived?: string,
-  paymentException?: string | null,
-  payments?: PaymentJsonRow[],
+  payAmount: string,
+  redirectUrl: string | null,
+  amountReceived: string,
+  paymentException: string | null,
+  payments: PaymentJsonRow[],
 ];
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
@@ -96,10 +94,12 @@ export function fromJson(row: InvoiceJsonRow): InvoiceRecord {
     paymentTxHash: row[14],
     paymentAmount: row[15],
     paymentSimulated: row[16],
+    // Event snapshots written before settlement existed end at row[16].
     payAmount: row[17] ?? row[3],
     redirectUrl: row[18] ?? null,
-    amountReceived: row[19] ?? '0',
+    amountReceived: row[19] ?? (row[2] === 'paid' ? row[3] : '0'),
     paymentException: row[20] ?? null,
     payments: (row[21] ?? []).map(paymentFromJson),
   };
 }
+

@@ -1,7 +1,7 @@
 import { durableSql, meteringSql, runStatement } from '../db';
+import type { EventType } from '../events/types';
 import { invoiceEventCte } from './invoice-events';
 import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
-import type { EventType } from '../events/types';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';

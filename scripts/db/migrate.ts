@@ -16,6 +16,7 @@
 //   tsx scripts/db/migrate.ts deploy            apply pending migrations (DATABASE_URL or the embedded DB)
 //   tsx scripts/db/migrate.ts create <name>     write prisma/migrations/<timestamp>_<name>/migration.sql
 //   tsx scripts/db/migrate.ts status            show the migration history diagnosis
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -287,7 +288,8 @@ export async function migrate(databaseUrl: string, options: { quiet?: boolean } 
 
 /**
  * prisma/routines/*.sql: functions and triggers the migration engine cannot apply (it splits dollar-quoted
- * bodies). Each file is idempotent (CREATE OR REPLACE) and runs on every migrate, in one transaction.
+ * bodies). Each file is idempotent (CREATE OR REPLACE) and is applied when its content changed since the last
+ * run (hash kept in _project_routines), so starting a process takes no lock on the tables its triggers sit on.
  */
 async function applyRoutines(databaseUrl: string): Promise<void> {
   const dir = path.join(PROJECT_ROOT, 'prisma', 'routines');
@@ -296,9 +298,20 @@ async function applyRoutines(databaseUrl: string): Promise<void> {
   await client.connect();
   try {
     await client.query('BEGIN');
-    // Several processes may migrate at once (two `npm start`s on one database): replace routines one at a time.
+    // Several processes may migrate at once (two `npm start`s on one database): one at a time.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('prisma/routines'))`);
-    for (const file of files) await client.query(readFileSync(path.join(dir, file), 'utf8'));
+    await client.query('CREATE TABLE IF NOT EXISTS _project_routines (name text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const applied = new Map((await client.query<{ name: string; sha256: string }>('SELECT name, sha256 FROM _project_routines')).rows.map((row) => [row.name, row.sha256]));
+    for (const file of files) {
+      const sql = readFileSync(path.join(dir, file), 'utf8');
+      const sha256 = createHash('sha256').update(sql).digest('hex');
+      if (applied.get(file) === sha256) continue;
+      await client.query(sql);
+      await client.query(
+        'INSERT INTO _project_routines (name, sha256) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET sha256 = EXCLUDED.sha256, applied_at = now()',
+        [file, sha256],
+      );
+    }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

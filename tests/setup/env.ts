@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 
 process.env.DATABASE_URL = inject('DATABASE_URL');
 process.env.TEST_BASE_URL = inject('TEST_BASE_URL');
+process.env.WEBHOOK_ENCRYPTION_KEY = inject('WEBHOOK_ENCRYPTION_KEY');
 const chain = inject('TEST_CHAIN');
 process.env.TEST_CHAIN = JSON.stringify(chain);
 // The same chain settings as the server under test (watchers run inside test workers too).
@@ -14,4 +15,3 @@ Object.assign(process.env, {
   TOKEN_USDC_ETHEREUM: chain.tokens.USDC,
   CONFIRMATIONS_ETHEREUM: String(chain.confirmations),
 });
-process.env.WEBHOOK_ENCRYPTION_KEY = inject('WEBHOOK_ENCRYPTION_KEY');

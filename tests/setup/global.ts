@@ -23,8 +23,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     TEST_BASE_URL: string;
     DATABASE_URL: string;
-    TEST_CHAIN: TestChain;
     WEBHOOK_ENCRYPTION_KEY: string;
+    TEST_CHAIN: TestChain;
   }
 }
 
@@ -132,6 +132,9 @@ export default async function setup(project: TestProject) {
 
     t = Date.now();
     await ensureBuild({ stdio: 'stderr' });
+    // Secrets of the run's own: nothing is read from or written to the developer's .data/.
+    process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
+    process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
     // A local EVM chain (hardhat node + mock USDT/USDC) that the server watches as `ethereum`; no other network
     // is watched, so live invoices elsewhere answer network_not_watched.
     t = Date.now();
@@ -140,9 +143,6 @@ export default async function setup(project: TestProject) {
     cleanups.push(() => localChain.stop());
     Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
     log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-    // Secrets of the run's own: nothing is read from or written to the developer's .data/.
-    process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
-    process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
     t = Date.now();
     server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
     const next = server;

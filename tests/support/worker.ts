@@ -2,7 +2,7 @@ import { startWorker, type WorkerProcess } from '../../scripts/worker-process';
 
 /**
  * A real worker process (scripts/worker.ts) on the run's database, configured for tests: local receivers
- * allowed, a retry schedule of seconds instead of hours, a short stale-worker threshold.
+ * allowed, a retry schedule of seconds instead of hours.
  */
 export function startTestWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
   return startWorker({
@@ -12,7 +12,9 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
       WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
-      WORKER_STALE_AFTER_SECONDS: '3',
+      // These workers watch no chain: tests/chain drives its watchers itself, one pass at a time (a watcher here
+      // would scan the suite's chain beside them).
+      RPC_URL_ETHEREUM: '',
       ...env,
     },
   });

@@ -40,7 +40,9 @@ describe('events: written with every invoice change', () => {
     expectProblem(await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: secret }), 409, 'invoice_not_cancellable');
     expectProblem(await call('POST', `/v1/test/invoices/${invoice.id}/simulate-payment`, { key: secret }), 409, 'invoice_not_payable');
     const live = await seedAccount({ environment: 'live' });
-    expectProblem(await call('POST', '/v1/invoices', { key: live.secret, body: VALID_INVOICE }), 422, 'wallet_not_configured');
+    const watched = { ...VALID_INVOICE, network: 'ethereum' }; // the test setup watches ethereum on a local chain
+    expectProblem(await call('POST', '/v1/invoices', { key: live.secret, body: watched }), 422, 'wallet_not_configured');
+    expectProblem(await call('POST', '/v1/invoices', { key: live.secret, body: VALID_INVOICE }), 422, 'network_not_watched');
     expect(await db().event.count({ where: { workspaceId: live.workspace.id } })).toBe(0);
 
     await expect(

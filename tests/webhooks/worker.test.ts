@@ -15,8 +15,8 @@ afterEach(async (context) => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
 
-async function worker() {
-  const started = await startTestWorker();
+async function worker(env: Record<string, string> = {}) {
+  const started = await startTestWorker(env);
   workers.push(started);
   return started;
 }
@@ -37,7 +37,8 @@ describe('the worker', () => {
     const [inFlight] = await account.receiver.waitFor(1);
     await first.kill(); // the attempt is in flight: no response yet, nothing recorded
 
-    await worker();
+    // The survivor treats a process silent for 3 s as dead (30 s by default) and releases its queue locks.
+    await worker({ WORKER_STALE_AFTER_SECONDS: '3' });
     const requests = await account.receiver.waitFor(2, 30_000);
     expect(requests[1]!.headers['webhook-id']).toBe(inFlight!.headers['webhook-id']);
     const delivery = await eventually(async () => {
