@@ -122,6 +122,14 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
             </Link>
           </p>
         ) : null}
+        {environment === 'live' ? (
+          <p className="text-sm">
+            <Link href="/invoices/unmatched" className="font-semibold text-indigo-700 underline">
+              Unmatched payments
+            </Link>{' '}
+            — transfers to your wallets that matched no invoice, to attach by hand.
+          </p>
+        ) : null}
         {error ? <Notice tone="error">{error}</Notice> : null}
         {!error ? (
           <Card>
