@@ -224,7 +224,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         environment,
         description: optional(flags, 'description'),
         event_types: events,
-      });
+      }, { actor: OPERATOR });
       return {
         json: { ...webhookJson(endpoint), secret },
         text: `Created ${endpoint.environment} webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'})\n\n  ${secret}\n\nThis signing secret is shown once. Store it where your receiver reads it now.`,

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = {
   'webhook_endpoint.created': 'Webhook endpoint created',
   'webhook_endpoint.changed': 'Webhook endpoint changed',
   'webhook_endpoint.secret_rolled': 'Webhook signing secret rolled',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
 import { db, TRANSACTION_OPTIONS } from '../db';
 import { AppError } from '../errors';
 import { recordEvent } from '../events/store';
@@ -12,7 +13,8 @@ import { checkEndpointUrl } from './url-policy';
 /**
  * Webhook endpoints of a workspace: managed in the portal and the admin CLI (never through the API). Every
  * function takes the workspace id from the caller's verified session or the operator, and every query is
- * scoped by it: an id from another workspace is "not found".
+ * scoped by it: an id from another workspace is "not found". Every change is written to the audit log in its
+ * own transaction (`actor`: who did it).
  */
 
 /** After a roll, the old secret keeps signing (beside the new one) this long. */
@@ -62,23 +64,33 @@ function checkedId(id: string): string {
 export async function createWebhookEndpoint(
   workspaceId: string,
   input: CreateWebhookEndpointInput,
-  options: { allowPrivateNetworks?: boolean } = {},
+  options: { allowPrivateNetworks?: boolean; actor?: AuditActor } = {},
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const parsed = CreateWebhookEndpointInput.parse(input);
   const url = await checkEndpointUrl(parsed.url, parsed.environment, options.allowPrivateNetworks);
   const secret = newSigningSecret();
-  const row = await db().webhookEndpoint.create({
-    data: {
-      id: newId('webhookEndpoint'),
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.webhookEndpoint.create({
+      data: {
+        id: newId('webhookEndpoint'),
+        workspaceId,
+        environment: parsed.environment,
+        url,
+        description: parsed.description,
+        eventTypes: parsed.event_types,
+        secretCiphertext: sealSecret(secret),
+      },
+      select: VIEW_SELECT,
+    });
+    await recordAudit(tx, {
       workspaceId,
-      environment: parsed.environment,
-      url,
-      description: parsed.description,
-      eventTypes: parsed.event_types,
-      secretCiphertext: sealSecret(secret),
-    },
-    select: VIEW_SELECT,
-  });
+      action: 'webhook_endpoint.created',
+      actor: options.actor ?? SYSTEM,
+      target: `webhook endpoint ${created.id}`,
+      details: { url, environment: parsed.environment, event_types: parsed.event_types },
+    });
+    return created;
+  }, TRANSACTION_OPTIONS);
   return { endpoint: toView(row), secret };
 }
 
@@ -96,25 +108,44 @@ export async function getWebhookEndpoint(workspaceId: string, id: string): Promi
   return row ? toView(row) : notFound();
 }
 
-export async function updateWebhookEndpoint(workspaceId: string, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
+export async function updateWebhookEndpoint(
+  workspaceId: string,
+  id: string,
+  input: UpdateWebhookEndpointInput,
+  actor: AuditActor = SYSTEM,
+): Promise<WebhookEndpointView> {
   const current = await getWebhookEndpoint(workspaceId, id);
   const parsed = UpdateWebhookEndpointInput.parse(input);
   const url = parsed.url === undefined ? undefined : await checkEndpointUrl(parsed.url, current.environment);
-  const { count } = await db().webhookEndpoint.updateMany({
-    where: { id: current.id, workspaceId },
-    data: { url, description: parsed.description, eventTypes: parsed.event_types },
-  });
-  if (count === 0) notFound();
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: current.id, workspaceId },
+      data: { url, description: parsed.description, eventTypes: parsed.event_types },
+    });
+    if (count === 0) notFound();
+    await recordAudit(tx, {
+      workspaceId,
+      action: 'webhook_endpoint.changed',
+      actor,
+      target: `webhook endpoint ${current.id}`,
+      details: { ...(url !== undefined ? { url } : {}), ...(parsed.event_types ? { event_types: parsed.event_types } : {}) },
+    });
+  }, TRANSACTION_OPTIONS);
   return getWebhookEndpoint(workspaceId, id);
 }
 
 /** A new secret, shown once; the previous one keeps signing for 24 h so receivers can switch without a gap. */
-export async function rollWebhookSecret(workspaceId: string, id: string, now = new Date()): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+export async function rollWebhookSecret(
+  workspaceId: string,
+  id: string,
+  actor: AuditActor = SYSTEM,
+  now = new Date(),
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const secret = newSigningSecret();
   const updated = await db().$transaction(async (tx) => {
     const current = await tx.webhookEndpoint.findFirst({ where: { id: checkedId(id), workspaceId }, select: { secretCiphertext: true } });
     if (!current) return null;
-    return tx.webhookEndpoint.update({
+    const rolled = await tx.webhookEndpoint.update({
       where: { id },
       data: {
         secretCiphertext: sealSecret(secret),
@@ -123,24 +154,32 @@ export async function rollWebhookSecret(workspaceId: string, id: string, now = n
       },
       select: VIEW_SELECT,
     });
+    await recordAudit(tx, { workspaceId, action: 'webhook_endpoint.secret_rolled', actor, target: `webhook endpoint ${id}` });
+    return rolled;
   }, TRANSACTION_OPTIONS);
   return updated ? { endpoint: toView(updated, now), secret } : notFound();
 }
 
 /** Enabling also forgets the failure streak that may have disabled it. */
-export async function setWebhookEndpointEnabled(workspaceId: string, id: string, enabled: boolean): Promise<WebhookEndpointView> {
-  const { count } = await db().webhookEndpoint.updateMany({
-    where: { id: checkedId(id), workspaceId },
-    data: enabled ? { status: 'enabled', disabledReason: null, failingSince: null } : { status: 'disabled', disabledReason: 'Disabled in the portal' },
-  });
-  if (count === 0) notFound();
+export async function setWebhookEndpointEnabled(workspaceId: string, id: string, enabled: boolean, actor: AuditActor = SYSTEM): Promise<WebhookEndpointView> {
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: checkedId(id), workspaceId },
+      data: enabled ? { status: 'enabled', disabledReason: null, failingSince: null } : { status: 'disabled', disabledReason: 'Disabled in the portal' },
+    });
+    if (count === 0) notFound();
+    await recordAudit(tx, { workspaceId, action: 'webhook_endpoint.changed', actor, target: `webhook endpoint ${id}`, details: { status: enabled ? 'enabled' : 'disabled' } });
+  }, TRANSACTION_OPTIONS);
   return getWebhookEndpoint(workspaceId, id);
 }
 
 /** Deletes the endpoint and its delivery log. */
-export async function deleteWebhookEndpoint(workspaceId: string, id: string): Promise<void> {
-  const { count } = await db().webhookEndpoint.deleteMany({ where: { id: checkedId(id), workspaceId } });
-  if (count === 0) notFound();
+export async function deleteWebhookEndpoint(workspaceId: string, id: string, actor: AuditActor = SYSTEM): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: checkedId(id), workspaceId } });
+    if (count === 0) notFound();
+    await recordAudit(tx, { workspaceId, action: 'webhook_endpoint.deleted', actor, target: `webhook endpoint ${id}` });
+  }, TRANSACTION_OPTIONS);
 }
 
 /** Sends a `webhook_endpoint.test` event to this endpoint only (it is also listed by GET /v1/events). */

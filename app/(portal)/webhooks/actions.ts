@@ -1,5 +1,6 @@
 'use server';
 
+import { portalActor } from '@/lib/portal/actor';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
@@ -32,7 +33,7 @@ function refresh(endpointId?: string) {
 export const createEndpoint = withWorkspace(
   CreateWebhookEndpointInput,
   async (ctx, input) => {
-    const { endpoint, secret } = await createWebhookEndpoint(ctx.workspace.id, input);
+    const { endpoint, secret } = await createWebhookEndpoint(ctx.workspace.id, input, { actor: await portalActor(ctx) });
     refresh();
     return { endpoint: { id: endpoint.id, url: endpoint.url, environment: endpoint.environment }, secret };
   },
@@ -40,7 +41,7 @@ export const createEndpoint = withWorkspace(
 );
 
 export const rollSecret = withWorkspace(EndpointRef, async (ctx, input) => {
-  const { endpoint, secret } = await rollWebhookSecret(ctx.workspace.id, input.endpointId);
+  const { endpoint, secret } = await rollWebhookSecret(ctx.workspace.id, input.endpointId, await portalActor(ctx));
   refresh(endpoint.id);
   return { endpoint: { id: endpoint.id, url: endpoint.url, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null }, secret };
 });
@@ -48,14 +49,14 @@ export const rollSecret = withWorkspace(EndpointRef, async (ctx, input) => {
 export const setEnabled = withWorkspace(
   EndpointRef.extend({ enabled: z.enum(['true', 'false']).transform((value) => value === 'true') }),
   async (ctx, input) => {
-    const endpoint = await setWebhookEndpointEnabled(ctx.workspace.id, input.endpointId, input.enabled);
+    const endpoint = await setWebhookEndpointEnabled(ctx.workspace.id, input.endpointId, input.enabled, await portalActor(ctx));
     refresh(endpoint.id);
     return { id: endpoint.id, status: endpoint.status };
   },
 );
 
 export const deleteEndpoint = withWorkspace(EndpointRef, async (ctx, input) => {
-  await deleteWebhookEndpoint(ctx.workspace.id, input.endpointId);
+  await deleteWebhookEndpoint(ctx.workspace.id, input.endpointId, await portalActor(ctx));
   refresh(input.endpointId);
   redirect('/webhooks?deleted=1');
 });
