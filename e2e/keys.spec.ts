@@ -92,6 +92,7 @@ test('flow 2: key without scopes has both; API-created test invoice shows in tes
   await expect(page.getByRole('link', { name: invoiceId })).toHaveCount(0);
 
   await page.getByRole('navigation', { name: 'Environment' }).getByRole('link', { name: 'Test' }).click();
+  // The form's hidden env field must be the test page's before filtering (else it filters the live list).
   await expect(page).toHaveURL(/env=test/);
   // The status filter narrows the list.
   await page.getByLabel('Status').selectOption('paid');
