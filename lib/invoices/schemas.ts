@@ -152,6 +152,10 @@ export const InvoiceResource = z
     metadata: z.record(z.string(), z.string()),
     order_id: z.string().nullable(),
     redirect_url: z.string().nullable(),
+    hosted_url: z
+      .string()
+      .nullable()
+      .describe('The hosted payment page to send the payer to: `<PUBLIC_URL>/pay/<token>`, a random capability URL (not the invoice id). null only in event snapshots written before hosted pages existed'),
     created_at: Timestamp,
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),

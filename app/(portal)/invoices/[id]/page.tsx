@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { CopyButton } from '@/components/copy-button';
 import { Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
@@ -51,6 +52,19 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         <code className="break-all font-mono text-xs">{invoice.pay_address}</code>
         {invoice.environment === 'test' ? <span className="block text-xs text-amber-800">Test invoice — do not send funds.</span> : null}
       </span>,
+    ],
+    [
+      'Hosted page',
+      invoice.hosted_url ? (
+        <span key="h" className="flex flex-wrap items-center gap-2">
+          <a href={invoice.hosted_url} className="break-all font-mono text-xs text-indigo-700 underline" data-testid="hosted-url">
+            {invoice.hosted_url}
+          </a>
+          <CopyButton value={invoice.hosted_url} label="Copy link" />
+        </span>
+      ) : (
+        '—'
+      ),
     ],
     ['Payment URI', <code key="u" className="break-all font-mono text-xs">{invoice.payment_uri}</code>],
     ['Redirect URL', invoice.redirect_url ? <code key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</code> : '—'],
