@@ -51,8 +51,10 @@ async function rowByToken(token: string): Promise<Row | null> {
   if (!PAY_TOKEN_PATTERN.test(token)) return null;
   const rows = await runStatement<Row>(
     meteringSql(),
-    `SELECT ${JSON_ROW} AS invoice, w.id AS workspace_id, w.name AS workspace_name
-       FROM invoices JOIN workspaces w ON w.id = invoices.workspace_id WHERE pay_token = $1`,
+    // JSON_ROW's columns are unqualified: the workspace's name comes from a subquery, not a join.
+    `SELECT ${JSON_ROW} AS invoice, workspace_id,
+            (SELECT w.name FROM workspaces w WHERE w.id = invoices.workspace_id) AS workspace_name
+       FROM invoices WHERE pay_token = $1`,
     [token],
   );
   return rows[0] ?? null;
