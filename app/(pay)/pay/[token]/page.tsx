@@ -25,8 +25,10 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const { token } = await params;
   const invoice = await hostedInvoice(token);
   if (!invoice) notFound();
-  const qr = await QRCode.toString(invoice.paymentUri, QR_OPTIONS);
   const test = invoice.environment === 'test';
+  // Closed invoices send no payment details at all (not even inside the client component's props).
+  const payable = invoice.status === 'pending' || invoice.status === 'processing';
+  const qr = payable ? await QRCode.toString(invoice.paymentUri, QR_OPTIONS) : '';
   return (
     <main className="mx-auto w-full max-w-lg px-4 py-8">
       {test ? (
@@ -56,6 +58,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             redirect_url: invoice.redirect_url,
           }}
         >
+          {payable ? (
           <section aria-label="Payment details" className="mt-5 space-y-4" data-testid="payment-details">
             <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="warning">
               Send only {invoice.currency} on {invoice.networkName}, exactly the amount below: any other asset or network is lost.
@@ -89,6 +92,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
               dangerouslySetInnerHTML={{ __html: qr }}
             />
           </section>
+          ) : null}
         </PayStatus>
       </div>
     </main>
