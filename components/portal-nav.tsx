@@ -8,17 +8,22 @@ const LINKS = [
   { href: '/', label: 'Overview' },
   { href: '/keys', label: 'API keys' },
   { href: '/usage', label: 'Usage' },
+  { href: '/requests', label: 'Request log' },
   { href: '/invoices', label: 'Invoices' },
   { href: '/wallets', label: 'Wallets' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/billing', label: 'Billing' },
+  { href: '/docs', label: 'Docs' },
+  { href: '/account', label: 'Account' },
+  { href: '/audit', label: 'Audit log' },
 ] as const;
 
-/** The portal's main navigation; scrolls sideways on narrow screens. */
+/** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */
 export function PortalNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Portal" className="-mx-1 overflow-x-auto">
-      <ul className="flex gap-1 px-1 py-1">
+    <nav aria-label="Portal">
+      <ul className="flex flex-wrap gap-1 py-1">
         {LINKS.map((link) => {
           const active = link.href === '/' ? pathname === '/' : pathname.startsWith(link.href);
           return (

@@ -98,11 +98,15 @@ export interface TableColumn {
   align?: 'left' | 'right';
 }
 
-/** A responsive table with a header row; the page supplies the body rows. */
+/**
+ * A responsive table with a header row; the page supplies the body rows, with <Td label="…"> cells. Below 640 px
+ * every row becomes a stacked card (each cell prefixed by its label; globals.css `.table-stack`), so nothing
+ * is clipped and the page never scrolls sideways; put the important columns first.
+ */
 export function DataTable({ columns, testId, children }: { columns: TableColumn[]; testId?: string; children: ReactNode }) {
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
-      <table className="min-w-full text-left text-sm" data-testid={testId}>
+    <div className="max-w-full overflow-x-auto">
+      <table className="table-stack min-w-full text-left text-sm" data-testid={testId}>
         <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
           <tr>
             {columns.map((column) => (
@@ -140,5 +144,14 @@ export function TextField({
       ) : null}
       <FieldError id={`${name}-error`} message={error} />
     </div>
+  );
+}
+
+/** A table cell that keeps its column's label for the stacked (narrow-screen) layout of DataTable. */
+export function Td({ label, className, children }: { label: string; className?: string; children?: ReactNode }) {
+  return (
+    <td data-label={label} className={cx('px-3 py-2', className)}>
+      {children}
+    </td>
   );
 }

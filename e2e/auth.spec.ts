@@ -54,7 +54,7 @@ test('sign in: one generic message for a wrong password or an unknown email; rep
     await signIn(page, email, `wrong password ${i}`);
     await expect(alerts(page)).toHaveText('Invalid email or password');
   }
-  // Now even the right password is refused for a while.
+  // Now even the right password is refused from this address for a while (another address is not affected).
   await signIn(page, email, PASSWORD);
   await expect(alerts(page)).toHaveText(/Too many failed sign-in attempts/);
   await page.goto('/keys');

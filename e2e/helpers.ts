@@ -30,7 +30,12 @@ export async function switchPlan(page: Page, plan: 'Trial' | 'Developer' | 'Busi
   await expect(page.getByText('No payment is taken')).toBeVisible();
   await page.getByRole('radio', { name: new RegExp(`^${plan}`) }).check();
   await page.getByRole('button', { name: 'Switch plan' }).click();
-  await expect(page.getByText(`Your workspace is now on the ${plan} plan.`)).toBeVisible();
+  // Leaving API access asks first (the dialog opens on the click itself, before any request).
+  const done = page.getByText(`Your workspace is now on the ${plan} plan.`);
+  const confirm = page.getByRole('dialog').getByRole('button', { name: `Switch to ${plan}` });
+  await expect(done.or(confirm)).toBeVisible();
+  if (await confirm.isVisible()) await confirm.click();
+  await expect(done).toBeVisible();
 }
 
 export interface CreatedKey {
@@ -80,7 +85,10 @@ export async function api(
 
 export const TEST_INVOICE = { amount: '10.00', currency: 'USDT', network: 'tron' } as const;
 
-/** The page's own alerts (Next's route announcer also has role="alert"; it is always empty). */
+/**
+ * The page's own alerts with something in them (Next's route announcer also has role="alert", and the portal's
+ * status region keeps an empty alert container so that screen readers announce what is put in it).
+ */
 export function alerts(scope: Page) {
-  return scope.locator('[role="alert"]:not(#__next-route-announcer__)');
+  return scope.locator('[role="alert"]:not(#__next-route-announcer__):not(:empty)');
 }

@@ -73,7 +73,7 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   // The portal's invoice detail shows the hosted link with a copy button.
   await page.goto(`/invoices/${invoice.id}`);
   await expect(page.getByTestId('hosted-url')).toHaveText(invoice.hosted_url);
-  await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy hosted link' })).toBeVisible();
   await page.screenshot({ path: 'e2e/screenshots/hosted-portal-detail-1280.png', fullPage: true });
 
   const payer = await (await browser.newContext()).newPage(); // signed out

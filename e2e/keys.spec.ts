@@ -43,7 +43,8 @@ test('flow 1: sign up → Trial notice → Developer → read-only test key show
   // Revoke, with a confirmation step.
   await page.reload();
   await row.getByRole('button', { name: `Revoke key ${key.label}` }).click();
-  await row.getByRole('button', { name: 'Confirm revoke' }).click();
+  await page.getByRole('dialog', { name: `Revoke “${key.label}”?` }).getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Key “${key.label}” revoked` })).toBeVisible();
   await expect(row).toContainText('revoked');
   await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
 
@@ -91,6 +92,7 @@ test('flow 2: key without scopes has both; API-created test invoice shows in tes
   await expect(page.getByRole('link', { name: invoiceId })).toHaveCount(0);
 
   await page.getByRole('navigation', { name: 'Environment' }).getByRole('link', { name: 'Test' }).click();
+  await expect(page).toHaveURL(/env=test/);
   // The status filter narrows the list.
   await page.getByLabel('Status').selectOption('paid');
   await page.getByRole('button', { name: 'Filter' }).click();
@@ -99,7 +101,8 @@ test('flow 2: key without scopes has both; API-created test invoice shows in tes
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByRole('link', { name: invoiceId }).click();
 
-  await expect(page.getByRole('heading', { name: `Invoice ${invoiceId}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Invoice', level: 1 })).toBeVisible();
+  await expect(page.locator('[data-field="Invoice id"]')).toContainText(invoiceId);
   await expect(page.locator('[data-field="Status"]')).toHaveText('pending');
   await page.getByRole('button', { name: 'Simulate payment' }).click();
   await expect(page.locator('[data-field="Status"]')).toHaveText('paid');

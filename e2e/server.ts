@@ -1,14 +1,15 @@
 // The e2e app server, started by Playwright's webServer: a FRESH embedded PostgreSQL in a temp dir (or a fresh
 // database on TEST_DATABASE_URL's server), migrated with the project's migrate(), `next build` if stale, then
-// `next start` on E2E_PORT. Never the developer's .data database. SIGTERM/SIGINT stop everything and delete the dir.
+// `next start` on E2E_PORT, and a webhook worker (scripts/worker.ts) beside it. Never the developer's .data database.
+// SIGTERM/SIGINT stop everything and delete the dir.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureEmbeddedDatabase, type EmbeddedDatabase } from '../scripts/db/embedded';
+import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
 import { migrate } from '../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../scripts/next-app';
+import { startWorker, type WorkerProcess } from '../scripts/worker-process';
 
 const log = (message: string) => console.error(`[e2e server] ${message}`);
 
@@ -18,6 +19,7 @@ if (!Number.isInteger(port) || port <= 0) throw new Error('E2E_PORT is not set (
 let tempDir: string | undefined;
 let embedded: EmbeddedDatabase | undefined;
 let server: NextServer | undefined;
+let worker: WorkerProcess | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 let stopping = false;
 
@@ -25,7 +27,7 @@ async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   try {
-    await server?.stop();
+    await Promise.all([server?.stop(), worker?.stop()]);
   } catch (err) {
     console.error(err);
   }
@@ -43,6 +45,7 @@ process.on('SIGTERM', () => void shutdown(0));
 process.on('SIGINT', () => void shutdown(0));
 process.on('exit', () => {
   server?.child.kill('SIGKILL');
+  worker?.child.kill('SIGKILL');
   embedded?.stopSync();
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
 });
@@ -69,7 +72,7 @@ async function main() {
   if (process.env.TEST_DATABASE_URL) {
     databaseUrl = await freshDatabaseOn(process.env.TEST_DATABASE_URL);
   } else {
-    tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-e2e-'));
+    tempDir = makeTempDir('invoicing-e2e-');
     embedded = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'invoicing_e2e', verbose: false });
     databaseUrl = embedded.url;
   }
@@ -78,20 +81,30 @@ async function main() {
   await migrate(databaseUrl, { quiet: true });
   log('database ready and migrated');
   await ensureBuild({ stdio: 'stderr' });
+  // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
+  // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.
+  const webhookEnv = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  // Its per-job log lines stay out of Playwright's output; they are printed if it dies.
+  worker = await startWorker({ databaseUrl, env: webhookEnv, stdio: 'pipe' });
+  log('worker ready');
   server = await startNext({
     port,
     databaseUrl,
     stdio: 'inherit',
+    publicUrl: `http://127.0.0.1:${port}`,
     env: {
       // A secret of the run's own: nothing is written under the developer's .data/.
       NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
       PLAN_DEVELOPER_RATE_LIMIT: process.env.PLAN_DEVELOPER_RATE_LIMIT ?? '1000',
+      // Every e2e sign-up comes from 127.0.0.1.
+      SIGNUP_LIMIT_PER_HOUR: '1000',
+      ...webhookEnv,
     },
   });
   log(`next start on ${server.baseUrl}`);
-  const code = await server.exited;
+  const code = await Promise.race([server.exited, worker.exited]);
   if (!stopping) {
-    log(`next exited unexpectedly (${code})`);
+    log(`next or the worker exited unexpectedly (${code})\n${worker.output()}`);
     await shutdown(1);
   }
 }

@@ -14,7 +14,9 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   DEFAULT_PLAN: z.enum(['Trial', 'Developer', 'Business', 'Merchant']).default('Trial'),
   PLAN_DEVELOPER_MONTHLY_LIMIT: positiveInt(10_000),
-  PLAN_DEVELOPER_RATE_LIMIT: positiveInt(10),
+  // Per-second figures: each key's token bucket holds this many (refilled at this rate); the workspace's bucket
+  // per environment twice that. 0 = no per-second limit (the benchmark's "without" runs).
+  PLAN_DEVELOPER_RATE_LIMIT: positiveInt(25),
   PLAN_BUSINESS_MONTHLY_LIMIT: positiveInt(1_000_000),
   PLAN_BUSINESS_RATE_LIMIT: positiveInt(100),
   DATABASE_POOL_SIZE: positiveInt(10),
@@ -33,6 +35,26 @@ const EnvSchema = z.object({
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // One JSON line per /v1 request on stdout (lib/api/access-log.ts).
+  ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  // Plans a workspace owner may pick on the billing page; the others are set by the operator (admin CLI).
+  SELF_SERVE_PLANS: z
+    .string()
+    .default('Trial,Developer')
+    .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['Trial', 'Developer', 'Business', 'Merchant']))),
+  // Portal sign-ups accepted per client address per hour (lib/auth/throttle.ts).
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  // The request log (lib/request-log): on by default; flushed in batches every REQUEST_LOG_FLUSH_MS, at most
+  // REQUEST_LOG_MAX_QUEUE entries waiting in memory.
+  REQUEST_LOG_ENABLED: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  REQUEST_LOG_MAX_QUEUE: z.coerce.number().int().min(100).default(10_000),
+  // API keys: at most this many active keys per workspace; at most KEY_CREATION_PER_MINUTE created (or rolled) per minute.
+  MAX_ACTIVE_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).default(50),
+  KEY_CREATION_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  // A /v1 request body must arrive within this time (ms), else 408 and the request is not counted.
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).

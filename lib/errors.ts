@@ -1,42 +1,220 @@
 /**
- * The error catalogue: every error code the product can return, with its HTTP status and title.
- * The API's problem responses, the portal's messages, the admin CLI and the OpenAPI document all read it.
+ * The error catalogue: every error code the product can return, with its HTTP status, title, what it means and
+ * what the caller should do. The API's problem responses, the served errors page (/docs/errors), the portal's
+ * messages, the admin CLI and the OpenAPI document all read it. `api: false` marks codes only the portal and
+ * the admin CLI use: they never appear in a /v1 response, so the OpenAPI document does not list them.
  */
 export const ERROR_CATALOGUE = {
-  missing_api_key: { status: 401, title: 'Missing API key' },
-  invalid_api_key: { status: 401, title: 'Invalid API key' },
-  revoked_api_key: { status: 401, title: 'Revoked API key' },
-  plan_without_api_access: { status: 403, title: 'Plan without API access' },
-  missing_scope: { status: 403, title: 'Missing scope' },
-  test_mode_only: { status: 403, title: 'Test mode only' },
-  monthly_limit_exceeded: { status: 429, title: 'Monthly request limit exceeded' },
-  rate_limited: { status: 429, title: 'Rate limit exceeded' },
-  validation_failed: { status: 400, title: 'Validation failed' },
-  malformed_json: { status: 400, title: 'Malformed JSON body' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  route_not_found: { status: 404, title: 'Route not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  invoice_not_found: { status: 404, title: 'Invoice not found' },
-  invoice_not_cancellable: { status: 409, title: 'Invoice not cancellable' },
-  invoice_not_payable: { status: 409, title: 'Invoice not payable' },
-  event_not_found: { status: 404, title: 'Event not found' },
-  wallet_not_configured: { status: 422, title: 'Wallet not configured' },
-  network_not_watched: { status: 422, title: 'Network not watched' },
-  pay_amounts_exhausted: { status: 422, title: 'No unique pay amount left' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
-  idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
+  missing_api_key: {
+    status: 401, title: 'Missing API key', api: true,
+    meaning: 'The request carried no API key.',
+    action: 'Send the key in the X-API-Key header (or Authorization: Bearer). Keys are never accepted in the query string.',
+  },
+  invalid_api_key: {
+    status: 401, title: 'Invalid API key', api: true,
+    meaning: 'The key is malformed, fails its checksum, or does not exist.',
+    action: 'Copy the full key from the portal (Keys page); a key is shown only once, so create a new one if it is lost.',
+  },
+  revoked_api_key: {
+    status: 401, title: 'Revoked API key', api: true,
+    meaning: 'The key was revoked in the portal.',
+    action: 'Use another active key or create a new one.',
+  },
+  expired_api_key: {
+    status: 401, title: 'Expired API key', api: true,
+    meaning: 'The key passed its expiry date, or the grace period after it was rolled ended.',
+    action: 'Use the key that replaced it (shown once when it was rolled) or create a new one.',
+  },
+  ip_not_allowed: {
+    status: 403, title: 'IP address not allowed', api: true,
+    meaning: "The request came from an address outside the key's IP allowlist.",
+    action: 'Call from an allowed address, or change the allowlist by creating a key with the right CIDRs.',
+  },
+  plan_without_api_access: {
+    status: 403, title: 'Plan without API access', api: true,
+    meaning: "The workspace's plan does not include API access.",
+    action: 'Change the plan on the Billing page of the portal.',
+  },
+  missing_scope: {
+    status: 403, title: 'Missing scope', api: true,
+    meaning: 'The key lacks the scope this operation needs (named in detail and in the WWW-Authenticate scope parameter).',
+    action: 'Use a key that has the scope, or create one with it.',
+  },
+  test_mode_only: {
+    status: 403, title: 'Test mode only', api: true,
+    meaning: 'The operation exists only for test keys and test invoices.',
+    action: 'Call it with a test_ key.',
+  },
+  monthly_limit_exceeded: {
+    status: 429, title: 'Monthly request limit exceeded', api: true,
+    meaning: "The workspace has used its plan's requests for this UTC month.",
+    action: 'Wait for Retry-After (the start of next month) or upgrade the plan. GET /v1/me still answers.',
+  },
+  rate_limited: {
+    status: 429, title: 'Rate limit exceeded', api: true,
+    meaning: "The key sent more requests in this second than its plan allows.",
+    action: 'Retry after the Retry-After delay; spread requests out.',
+  },
+  validation_failed: {
+    status: 400, title: 'Validation failed', api: true,
+    meaning: 'A path parameter, query parameter, header or body field is invalid or unknown; errors[] names each one.',
+    action: 'Fix each field listed in errors[] (path and message) and send the request again.',
+  },
+  malformed_json: {
+    status: 400, title: 'Malformed JSON body', api: true,
+    meaning: 'The body is not valid JSON.',
+    action: 'Send a JSON object with Content-Type: application/json.',
+  },
+  unsupported_media_type: {
+    status: 415, title: 'Unsupported media type', api: true,
+    meaning: 'The request has a body whose Content-Type is not application/json.',
+    action: 'Send the body as JSON with Content-Type: application/json (a charset parameter is allowed), or send no body.',
+  },
+  payload_too_large: {
+    status: 413, title: 'Payload too large', api: true,
+    meaning: 'The body is larger than 64 KiB.',
+    action: 'Send a smaller body (metadata and description have their own, much smaller, limits).',
+  },
+  request_timeout: {
+    status: 408, title: 'Request timeout', api: true,
+    meaning: 'The request body did not arrive in time; the request was not counted.',
+    action: 'Send the whole body promptly and retry.',
+  },
+  route_not_found: {
+    status: 404, title: 'Route not found', api: true,
+    meaning: 'No operation exists at this path.',
+    action: 'Check the path against the OpenAPI document at /v1/openapi.json.',
+  },
+  method_not_allowed: {
+    status: 405, title: 'Method not allowed', api: true,
+    meaning: 'The path exists but does not support this method.',
+    action: 'Use one of the methods in the Allow header.',
+  },
+  invoice_not_found: {
+    status: 404, title: 'Invoice not found', api: true,
+    meaning: "No invoice with this id exists in the key's workspace and environment.",
+    action: 'Check the id, and that the key has the same environment (test_ or live_) as the invoice.',
+  },
+  invoice_not_cancellable: {
+    status: 409, title: 'Invoice not cancellable', api: true,
+    meaning: 'Only a pending invoice can be cancelled; this one is paid, expired or already cancelled.',
+    action: 'Read the invoice to see its status; no retry will succeed.',
+  },
+  invoice_not_payable: {
+    status: 409, title: 'Invoice not payable', api: true,
+    meaning: 'Only a pending invoice can be paid; this one is paid, expired or cancelled.',
+    action: 'Read the invoice to see its status; create a new invoice to collect again.',
+  },
+  event_not_found: {
+    status: 404, title: 'Event not found', api: true,
+    meaning: "No event with this id exists in the key's workspace and environment.",
+    action: 'Check the id, and that the key has the same environment (test_ or live_) as the event.',
+  },
+  wallet_not_configured: {
+    status: 422, title: 'Wallet not configured', api: true,
+    meaning: 'A live invoice needs a receiving wallet for its network and none is configured.',
+    action: 'Add a wallet for the network on the Wallets page of the portal.',
+  },
+  idempotency_key_reused: {
+    status: 422, title: 'Idempotency key reused', api: true,
+    meaning: 'The Idempotency-Key was used within 24 h for a request with a different method, path or body.',
+    action: 'Use a new Idempotency-Key for a different request.',
+  },
+  network_not_watched: {
+    status: 422, title: 'Network not watched', api: true,
+    meaning: 'Live invoices can only be created on networks this deployment watches for payments; this one is not watched.',
+    action: 'Create the invoice on a watched network, or ask the operator to set the RPC_URL_<NETWORK> setting named in detail.',
+  },
+  pay_amounts_exhausted: {
+    status: 422, title: 'No unique pay amount left', api: true,
+    meaning: 'Every exact pay amount near this amount is held by another open invoice on the same wallet, network and asset.',
+    action: 'Use a slightly different amount, another wallet, or wait for open invoices to be paid or expire.',
+  },
+  idempotency_key_in_use: {
+    status: 409, title: 'Idempotency key in use', api: true,
+    meaning: 'A request with the same Idempotency-Key is still being processed.',
+    action: 'Retry shortly with the same key: you will get the first request\'s response.',
+  },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
-  not_found: { status: 404, title: 'Not found' },
-  email_taken: { status: 409, title: 'Email already registered' },
-  invalid_wallet_address: { status: 400, title: 'Invalid wallet address' },
-  key_already_revoked: { status: 409, title: 'Key already revoked' },
-  webhook_url_refused: { status: 400, title: 'Webhook URL refused' },
-  webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-  internal_error: { status: 500, title: 'Internal server error' },
-} as const satisfies Record<string, { status: number; title: string }>;
+  not_found: {
+    status: 404, title: 'Not found', api: false,
+    meaning: 'The record does not exist in this workspace.',
+    action: 'Check the identifier.',
+  },
+  email_taken: {
+    status: 409, title: 'Email already registered', api: false,
+    meaning: 'An account with this email exists.',
+    action: 'Sign in instead.',
+  },
+  invalid_wallet_address: {
+    status: 400, title: 'Invalid wallet address', api: false,
+    meaning: 'The address is not valid for the network.',
+    action: 'Paste the address again and check the network.',
+  },
+  key_already_revoked: {
+    status: 409, title: 'Key already revoked', api: false,
+    meaning: 'The key was revoked earlier.',
+    action: 'Nothing to do.',
+  },
+  plan_not_self_serve: {
+    status: 403, title: 'Plan set by the operator', api: false,
+    meaning: 'This plan cannot be chosen in the portal (SELF_SERVE_PLANS); the operator sets it.',
+    action: 'Ask the operator to run npm run admin -- plan:set for your workspace.',
+  },
+  too_many_attempts: {
+    status: 429, title: 'Too many attempts', api: false,
+    meaning: 'Too many failed sign-ins or sign-ups from this address.',
+    action: 'Wait a few minutes and try again.',
+  },
+  current_password_incorrect: {
+    status: 400, title: 'Current password incorrect', api: false,
+    meaning: 'The current password given to change the password is wrong.',
+    action: 'Enter your current password.',
+  },
+  key_not_active: {
+    status: 409, title: 'Key not active', api: false,
+    meaning: 'Only an active key can be rolled; this one is revoked or expired.',
+    action: 'Create a new key instead.',
+  },
+  key_limit_reached: {
+    status: 409, title: 'Active key limit reached', api: false,
+    meaning: 'The workspace has as many active keys as it may (MAX_ACTIVE_KEYS_PER_WORKSPACE).',
+    action: 'Revoke keys you no longer use, then create the new one.',
+  },
+  key_creation_throttled: {
+    status: 429, title: 'Too many keys created', api: false,
+    meaning: 'Keys are being created faster than allowed (KEY_CREATION_PER_MINUTE).',
+    action: 'Wait a minute and try again.',
+  },
+  webhook_url_refused: {
+    status: 400, title: 'Webhook URL refused', api: false,
+    meaning: 'The webhook URL is not allowed (not https, or it resolves to a private, loopback or link-local address).',
+    action: 'Use a public https URL.',
+  },
+  webhook_endpoint_not_found: {
+    status: 404, title: 'Webhook endpoint not found', api: false,
+    meaning: 'The webhook endpoint does not exist in this workspace.',
+    action: 'Check the identifier.',
+  },
+  service_unavailable: {
+    status: 503, title: 'Service unavailable', api: true,
+    meaning: 'The service lost its database connection for a moment.',
+    action: 'Retry after Retry-After; POST requests are safe to retry with the same Idempotency-Key.',
+  },
+  internal_error: {
+    status: 500, title: 'Internal server error', api: true,
+    meaning: 'An unexpected failure; nothing about it is disclosed.',
+    action: 'Retry (with the same Idempotency-Key for POST); if it persists, contact support quoting request_id.',
+  },
+} as const satisfies Record<string, { status: number; title: string; api: boolean; meaning: string; action: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** The codes a /v1 response can carry, in catalogue order. */
+export const API_ERROR_CODES = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => ERROR_CATALOGUE[code].api);
+
+/** A validation problem lists at most this many field errors (a body of unknown keys cannot make it grow unbounded). */
+export const MAX_FIELD_ERRORS = 20;
 
 export interface FieldError {
   path: string;

@@ -5,15 +5,25 @@
 import { parseArgs } from 'node:util';
 import { resolveDatabaseUrl } from './db/embedded';
 import { migrate } from './db/migrate';
+import { table } from './admin-table';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
 Commands:
-  user:create   --email E --password P [--workspace NAME] [--plan PLAN]
+  user:create   --email E --password-stdin [--workspace NAME] [--plan PLAN]
+                (or the password in ADMIN_USER_PASSWORD; --password P still works but is visible in
+                 process lists and shell history, and warns)
   plan:set      --workspace ID --plan PLAN
   key:create    --workspace ID --label L --env test|live [--scopes invoices:read,invoices:write]
+                [--expires-at ISO8601] [--allowed-ips CIDR,CIDR]
+  key:roll      --id N [--grace SECONDS]   (new secret printed once; the old key works SECONDS more, default 0)
   key:revoke    --id N
   wallet:set    --workspace ID --network N --address A
+  user:list                       every user with their workspaces
+  workspace:list [--email E]      every workspace (or those of one user) with plan and members
+  key:list      --workspace ID    a workspace's keys: id, label, prefix, scopes, status (never a secret)
+  webhook:create --workspace ID --env test|live --url URL [--events type,type] [--description D]
+  webhook:list  --workspace ID
 
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
@@ -33,13 +43,49 @@ function optional(flags: Flags, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Reads all of stdin (for --password-stdin); one trailing newline is not part of the password. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/**
+ * The new user's password, kept off the command line: --password-stdin, or ADMIN_USER_PASSWORD in the
+ * environment. --password on the command line is accepted, with a warning (process lists, shell history).
+ */
+async function passwordFrom(flags: Flags): Promise<string> {
+  const sources = [flags['password-stdin'] === true, optional(flags, 'password') !== undefined].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('Give the password once: --password-stdin or --password, not both');
+  if (flags['password-stdin'] === true) {
+    const password = await readStdin();
+    if (!password) throw new UsageError('--password-stdin: nothing was read from standard input');
+    return password;
+  }
+  const onCommandLine = optional(flags, 'password');
+  if (onCommandLine !== undefined) {
+    console.error('warning: --password on the command line is visible in process lists and shell history; use --password-stdin or ADMIN_USER_PASSWORD');
+    return onCommandLine;
+  }
+  const fromEnv = process.env.ADMIN_USER_PASSWORD;
+  if (fromEnv) return fromEnv;
+  throw new UsageError('A password is required: --password-stdin (recommended) or ADMIN_USER_PASSWORD');
+}
+
 async function run(command: string, flags: Flags): Promise<{ json: unknown; text: string }> {
   // Imported after DATABASE_URL is known: lib/env reads it once.
   const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
-  const { createApiKey, revokeApiKey } = await import('../lib/keys/keys');
+  const { createApiKey, revokeApiKey, rollApiKey } = await import('../lib/keys/keys');
+  const { OPERATOR } = await import('../lib/audit/audit');
   const { setWallet } = await import('../lib/wallets/wallets');
   const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
   const { isScope } = await import('../lib/scopes');
+  const { listUsers, listWorkspaces } = await import('../lib/workspaces/directory');
+  const { getWorkspace } = await import('../lib/workspaces/workspaces');
+  const { listApiKeys } = await import('../lib/keys/keys');
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const { createWebhookEndpoint, listWebhookEndpoints } = await import('../lib/webhooks/endpoints');
+  const { SUBSCRIBABLE_EVENT_TYPES } = await import('../lib/events/types');
 
   switch (command) {
     case 'user:create': {
@@ -47,7 +93,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       if (planName !== undefined && !isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
       const { user, workspace } = await createUserWithWorkspace({
         email: required(flags, 'email'),
-        password: required(flags, 'password'),
+        password: await passwordFrom(flags),
         workspaceName: optional(flags, 'workspace'),
         plan: planName,
       });
@@ -59,7 +105,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     case 'plan:set': {
       const planName = required(flags, 'plan');
       if (!isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
-      const workspace = await setWorkspacePlan(required(flags, 'workspace'), planName);
+      const workspace = await setWorkspacePlan(required(flags, 'workspace'), planName, OPERATOR);
       return {
         json: { workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan } },
         text: `Workspace ${workspace.id} is now on the ${workspace.plan} plan`,
@@ -71,21 +117,41 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const scopes = (optional(flags, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = scopes.filter((scope) => !isScope(scope));
       if (unknown.length) throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}: use invoices:read, invoices:write`);
-      const { key, secret } = await createApiKey(required(flags, 'workspace'), {
-        label: required(flags, 'label'),
-        environment,
-        scopes: scopes.filter(isScope),
-      });
-      const view = { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes };
+      const expiresAt = optional(flags, 'expires-at');
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date and time');
+      const allowedIps = optional(flags, 'allowed-ips');
+      const { key, secret } = await createApiKey(
+        required(flags, 'workspace'),
+        {
+          label: required(flags, 'label'),
+          environment,
+          scopes: scopes.filter(isScope),
+          ...(expiresAt !== undefined ? { expiresAt } : {}),
+          ...(allowedIps !== undefined ? { allowedIps } : {}),
+        },
+        OPERATOR,
+      );
       return {
-        json: { ...view, secret },
-        text: `Created ${key.environment} key ${key.id} "${key.label}" with scopes ${key.scopes.join(', ')}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
+        json: { ...keyJson(key), secret },
+        text: `Created ${key.environment} key ${key.id} "${key.label}" with scopes ${key.scopes.join(', ')}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}${key.allowedIps.length ? `, allowed from ${key.allowedIps.join(', ')}` : ''}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
+      };
+    }
+    case 'key:roll': {
+      const id = Number(required(flags, 'id'));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
+      const graceText = optional(flags, 'grace') ?? '0';
+      const grace = Number(graceText);
+      if (!/^\d+$/.test(graceText) || grace > 604_800) throw new UsageError('--grace must be a whole number of seconds, 0–604800 (7 days)');
+      const { key, secret, old } = await rollApiKey(id, null, grace, OPERATOR);
+      return {
+        json: { ...keyJson(key), secret, replaces: { id: old.id, prefix: old.prefix, expires_at: old.expiresAt?.toISOString() ?? null } },
+        text: `Rolled key ${old.id} (${old.prefix}…) into key ${key.id}; the old key ${grace === 0 ? 'stopped working now' : `works until ${old.expiresAt?.toISOString()}`}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
       };
     }
     case 'key:revoke': {
       const id = Number(required(flags, 'id'));
       if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
-      const key = await revokeApiKey(id, null);
+      const key = await revokeApiKey(id, null, OPERATOR);
       return {
         json: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes, revoked_at: key.revokedAt?.toISOString() },
         text: `Revoked key ${key.id} (${key.prefix}…)`,
@@ -93,18 +159,119 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     }
     case 'wallet:set': {
       const network = required(flags, 'network');
-      const wallet = await setWallet(required(flags, 'workspace'), {
-        network: network as Parameters<typeof setWallet>[1]['network'],
-        address: required(flags, 'address'),
-      });
+      const wallet = await setWallet(
+        required(flags, 'workspace'),
+        { network: network as Parameters<typeof setWallet>[1]['network'], address: required(flags, 'address') },
+        OPERATOR,
+      );
       return {
         json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address },
         text: `Wallet for ${wallet.network} set to ${wallet.address}`,
       };
     }
+    case 'user:list': {
+      const users = await listUsers();
+      return {
+        json: users.map((u) => ({ id: u.id, email: u.email, created_at: iso(u.createdAt), workspaces: u.workspaces })),
+        text: table(
+          ['USER', 'EMAIL', 'CREATED', 'WORKSPACES'],
+          users.map((u) => [u.id, u.email, iso(u.createdAt), u.workspaces.map((w) => `${w.id} (${w.role})`).join(', ')]),
+        ),
+      };
+    }
+    case 'workspace:list': {
+      const workspaces = await listWorkspaces({ email: optional(flags, 'email') });
+      return {
+        json: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, created_at: iso(w.createdAt), members: w.members })),
+        text: table(
+          ['WORKSPACE', 'NAME', 'PLAN', 'CREATED', 'MEMBERS'],
+          workspaces.map((w) => [w.id, w.name, w.plan, iso(w.createdAt), w.members.map((m) => m.email).join(', ')]),
+        ),
+      };
+    }
+    case 'key:list': {
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      // ApiKeyView carries no secret and no hash: nothing to strip here.
+      const keys = await listApiKeys(workspace.id);
+      const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : 'active');
+      return {
+        json: keys.map((k) => ({
+          id: k.id,
+          label: k.label,
+          prefix: k.prefix,
+          environment: k.environment,
+          scopes: k.scopes,
+          status: status(k),
+          created_at: iso(k.createdAt),
+          last_used_at: iso(k.lastUsedAt),
+          revoked_at: iso(k.revokedAt),
+        })),
+        text: table(
+          ['KEY', 'LABEL', 'PREFIX', 'ENV', 'SCOPES', 'STATUS', 'LAST USED'],
+          keys.map((k) => [String(k.id), k.label, `${k.prefix}…`, k.environment, k.scopes.join(','), status(k), iso(k.lastUsedAt) ?? 'never']),
+        ),
+      };
+    }
+    case 'webhook:create': {
+      const environment = required(flags, 'env');
+      if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const events = (optional(flags, 'events') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = events.filter((type) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(type));
+      if (unknown.length) throw new UsageError(`Unknown event type(s) ${unknown.join(', ')}: use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+      const { endpoint, secret } = await createWebhookEndpoint(workspace.id, {
+        url: required(flags, 'url'),
+        environment,
+        description: optional(flags, 'description'),
+        event_types: events,
+      });
+      return {
+        json: { ...webhookJson(endpoint), secret },
+        text: `Created ${endpoint.environment} webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'})\n\n  ${secret}\n\nThis signing secret is shown once. Store it where your receiver reads it now.`,
+      };
+    }
+    case 'webhook:list': {
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const endpoints = await listWebhookEndpoints(workspace.id);
+      return {
+        json: { workspace_id: workspace.id, endpoints: endpoints.map(webhookJson) },
+        text: endpoints.length
+          ? endpoints
+              .map((e) => `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`)
+              .join('\n')
+          : `Workspace ${workspace.id} has no webhook endpoints`,
+      };
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
   }
+}
+
+/** A key as /v1/me shows it, plus its expiry and allowlist when it has them. */
+function keyJson(key: { id: number; label: string; prefix: string; environment: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] }) {
+  return {
+    id: key.id,
+    label: key.label,
+    prefix: key.prefix,
+    environment: key.environment,
+    scopes: key.scopes,
+    ...(key.expiresAt ? { expires_at: key.expiresAt.toISOString() } : {}),
+    ...(key.allowedIps.length ? { allowed_ips: key.allowedIps } : {}),
+  };
+}
+
+/** An endpoint as the CLI prints it: never its secret (the view type has none). */
+function webhookJson(endpoint: import('../lib/webhooks/endpoints').WebhookEndpointView) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    environment: endpoint.environment,
+    event_types: endpoint.eventTypes,
+    status: endpoint.status,
+    disabled_reason: endpoint.disabledReason,
+    created_at: endpoint.createdAt.toISOString(),
+  };
 }
 
 function describeError(error: unknown): string {
@@ -117,7 +284,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address'] as const;
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description'] as const;
 
 async function main(): Promise<number> {
   let parsed: { values: Flags; positionals: string[] };
@@ -127,6 +294,7 @@ async function main(): Promise<number> {
       strict: true,
       options: {
         json: { type: 'boolean' },
+        'password-stdin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
       },

@@ -1,7 +1,8 @@
 // Shared helpers for running the Next.js app from project scripts and the test harness:
 // - ensureBuild(): `next build` only when there is no build or the sources changed since the last one
 //   (a content fingerprint of the build inputs is kept in .next/source-fingerprint);
-// - startNext(): spawn `next start` / `next dev` on a port with a DATABASE_URL, wait until it answers.
+// - startNext(): spawn the app server (scripts/server.ts: Next's handler, production or dev) on a port with a
+//   DATABASE_URL, wait until it answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
@@ -9,6 +10,8 @@ import path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(PROJECT_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+// The app's own HTTP server around Next's request handler (client address, security headers): scripts/server.ts.
+const SERVER_SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'server.cjs');
 const DIST_DIR = path.join(PROJECT_ROOT, '.next');
 const FINGERPRINT_FILE = path.join(DIST_DIR, 'source-fingerprint');
 
@@ -137,21 +140,26 @@ export interface StartNextOptions {
   /** Path polled until it answers 200 (default /api/health). */
   healthPath?: string;
   timeoutMs?: number;
+  /** PUBLIC_URL for this server unless `env` sets one (test harnesses: the 127.0.0.1 address they browse). */
+  publicUrl?: string;
   /** Extra flags for the node process running Next (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
 }
 
-/** Spawn `next start` (or `next dev`) and wait until healthPath answers 200. */
+/** Spawn the app server (scripts/server.ts, Next in production or dev mode) and wait until healthPath answers 200. */
 export async function startNext(options: StartNextOptions): Promise<NextServer> {
   const { port, mode = 'start' } = options;
   const env: Env = childEnv({
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     PORT: String(port),
+    // Links, redirects and cookies follow PUBLIC_URL, never request headers (lib/env.ts).
+    ...(options.publicUrl && !options.env?.PUBLIC_URL ? { PUBLIC_URL: options.publicUrl } : {}),
     ...(mode === 'start' ? { NODE_ENV: 'production' } : {}),
   });
   if (mode === 'dev') delete env.NODE_ENV;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), NEXT_BIN, mode, '-p', String(port)], {
+  const args = [...(options.nodeArgs ?? []), SERVER_SCRIPT, ...(mode === 'dev' ? ['--dev'] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',

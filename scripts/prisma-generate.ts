@@ -64,7 +64,8 @@ async function main() {
     process.stderr.write(first.output);
     process.exit(first.code);
   }
-  console.error('prisma generate: engine download failed (offline?); retrying with a stub schema-engine binary');
+  // Expected on an offline machine, not a fault: say what happens in words that do not read as a warning.
+  console.error('prisma generate: no network for the schema-engine download; generating offline (generate never runs that engine)');
   const second = await run({ ...env, PRISMA_SCHEMA_ENGINE_BINARY: stubPath() });
   if (second.code !== 0) {
     process.stderr.write(second.output);

@@ -8,6 +8,7 @@
 // Signals are forwarded to Next; when Next exits, an embedded server started by this process is stopped
 // (one attached to is left running).
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { resolveDatabaseUrl, type ResolvedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import { ensureBuild, startNext, type NextServer } from './next-app';
@@ -91,7 +92,22 @@ setInterval(() => {
   }
 }, 1000).unref();
 
+/** Whether `next start -p port` could listen: the same bind (all interfaces) Next makes. */
+function portIsTaken(port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(true) : reject(err)));
+    probe.listen(port, () => probe.close(() => resolve(false)));
+  });
+}
+
 async function main() {
+  // Before anything else (and long before "ready"): a second `npm start` must not attach to the first one's
+  // database, build, and then find the port taken when Next tries to listen.
+  if (await portIsTaken(port)) {
+    console.error(`[start] port ${port} is already in use (is the app already running?); choose another with PORT=<port> npm ${dev ? 'run dev' : 'start'}`);
+    process.exit(1);
+  }
   db = await resolveDatabaseUrl();
   await migrate(db.url);
   if (!dev) await ensureBuild();

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { makeWorkerUtils, run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { startChainWatchers } from '../lib/chain';
 import { disconnectDb } from '../lib/db';
 import { env } from '../lib/env';
 import { beat, forget, releaseStaleWorkers } from '../lib/worker/heartbeat';
@@ -51,12 +52,19 @@ async function main() {
   await beat(processId, [...workerIds]);
   log('worker_ready', { concurrency: env().WORKER_CONCURRENCY, pid: process.pid });
 
+  // Chain watchers (SPEC §7): one loop per network with an RPC_URL_*; each is the only watcher of its network
+  // across every worker (an advisory lock; the others stand by and take over when it dies).
+  const watchers = new AbortController();
+  const watching = startChainWatchers(watchers.signal);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log('worker_stopping', { signal });
     clearInterval(heartbeat);
+    watchers.abort();
+    await watching;
     await runner.stop().catch(() => undefined);
     await forget(processId).catch(() => undefined);
     await disconnectDb();

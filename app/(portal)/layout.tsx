@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PortalNav } from '@/components/portal-nav';
 import { SignOutButton } from '@/components/sign-out-button';
+import { StatusProvider } from '@/components/status';
 import { Badge } from '@/components/ui';
 import { requirePortalContext } from '@/lib/portal/context';
 
@@ -29,8 +30,9 @@ export default async function PortalLayout({ children }: { children: ReactNode }
           <PortalNav />
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-        {children}
+      {/* tabIndex -1: focus lands here when a dialog closes and the element that opened it is gone. */}
+      <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 focus:outline-none">
+        <StatusProvider>{children}</StatusProvider>
       </main>
     </div>
   );

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Card, formatDate, Notice, PageHeader } from '@/components/ui';
+import { Card, Notice, PageHeader } from '@/components/ui';
 import { UsageBar } from '@/components/usage-bar';
-import { planLimits } from '@/lib/plans';
+import { LocalTime } from '@/components/local-time';
+import { planAllowance, planLimits } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
 import { monthlyRequestCount } from '@/lib/usage/usage';
 
@@ -36,10 +37,10 @@ export default async function OverviewPage() {
               <dd className="break-all font-mono text-xs">{workspace.id}</dd>
               <dt className="text-slate-600">Plan</dt>
               <dd data-testid="plan-name">{plan.name}</dd>
-              <dt className="text-slate-600">API access</dt>
-              <dd>{plan.apiAccess ? `Yes, ${plan.rateLimitPerSecond} requests per second` : 'No'}</dd>
+              <dt className="text-slate-600">Allows</dt>
+              <dd data-testid="plan-allowance">{planAllowance(plan)}</dd>
               <dt className="text-slate-600">Created</dt>
-              <dd>{formatDate(workspace.createdAt)}</dd>
+              <dd><LocalTime value={workspace.createdAt} /></dd>
             </dl>
           </Card>
           <Card title="This month">
@@ -58,7 +59,7 @@ export default async function OverviewPage() {
               Create a test key in <Link href="/keys" className="text-indigo-700 underline">API keys</Link> and call <code className="font-mono">GET /v1/me</code> with it in the <code className="font-mono">X-API-Key</code> header.
             </li>
             <li>
-              Create test invoices, then simulate their payment from <Link href="/invoices" className="text-indigo-700 underline">Invoices</Link>.
+              Create test invoices (with the API or <Link href="/invoices/new" className="text-indigo-700 underline">New invoice</Link>), then simulate their payment from <Link href="/invoices" className="text-indigo-700 underline">Invoices</Link>.
             </li>
             <li>
               Add <Link href="/wallets" className="text-indigo-700 underline">wallets</Link> before creating live invoices.

@@ -1,9 +1,10 @@
 import { AppError } from '../errors';
-import { authorizeApiKey, type Authorization, type FusedRead } from '../keys/authorize';
+import { clientAddress } from '../http/client-address';
+import { authorizeApiKey, type Authorization, type FusedRead, type KeyIdentity } from '../keys/authorize';
 import { parseSecret } from '../keys/secret';
 import { planWithoutApiAccessMessage } from '../plans';
 import { missingScopeMessage, type Scope } from '../scopes';
-import { rateLimitHeaders, secondsUntilNextMonth, secondsUntilWindowEnds } from './rate-limit-headers';
+import { rateLimitHeaders, retryAfterSeconds, secondsUntilNextMonth } from './rate-limit-headers';
 
 const CHALLENGE = 'Bearer realm="api"';
 const CHALLENGE_INVALID = 'Bearer realm="api", error="invalid_token"';
@@ -29,7 +30,14 @@ export interface AuthenticatedRequest {
  */
 export async function authenticateRequest(
   request: Request,
-  options: { scope: Scope | null; exemptFromMonthlyLimit: boolean; now: Date; read?: FusedRead | null },
+  options: {
+    scope: Scope | null;
+    exemptFromMonthlyLimit: boolean;
+    now: Date;
+    read?: FusedRead | null;
+    /** Set as soon as the key is known (even when the request is then refused): the request log's key. */
+    seen?: { identity: KeyIdentity | null };
+  },
 ): Promise<AuthenticatedRequest> {
   const url = new URL(request.url);
   const candidate = extractApiKey(request.headers);
@@ -48,12 +56,26 @@ export async function authenticateRequest(
   const parsed = parseSecret(candidate);
   if (!parsed) throw invalid();
 
-  const result = await authorizeApiKey({ hash: parsed.hash, exemptFromMonthlyLimit: options.exemptFromMonthlyLimit, now: options.now, read: options.read });
+  const result = await authorizeApiKey({
+    hash: parsed.hash,
+    exemptFromMonthlyLimit: options.exemptFromMonthlyLimit,
+    clientIp: clientAddress(request.headers.get('x-forwarded-for')),
+    scope: options.scope,
+    now: options.now,
+    read: options.read,
+  });
+  if (options.seen && result.outcome !== 'unknown') options.seen.identity = result.identity;
   switch (result.outcome) {
     case 'unknown':
       throw invalid();
     case 'revoked':
       throw new AppError('revoked_api_key', 'The API key has been revoked', { headers: { 'WWW-Authenticate': CHALLENGE_INVALID } });
+    case 'expired':
+      throw new AppError('expired_api_key', 'The API key has expired. Use the key that replaced it, or create a new one in the portal', {
+        headers: { 'WWW-Authenticate': CHALLENGE_INVALID },
+      });
+    case 'ip_not_allowed':
+      throw new AppError('ip_not_allowed', "This API key only accepts requests from the addresses on its allowlist, and this request's address is not on it");
     case 'no_api_access':
       throw new AppError('plan_without_api_access', planWithoutApiAccessMessage(result.plan));
     case 'monthly_limit_exceeded':
@@ -63,27 +85,26 @@ export async function authenticateRequest(
         { headers: { ...headersFor(result, options.now), 'Retry-After': String(secondsUntilNextMonth(options.now)) } },
       );
     case 'rate_limited':
-      throw new AppError('rate_limited', `This key allows ${result.rate.limit} requests per second. Retry after the Retry-After delay`, {
-        headers: { ...headersFor(result, options.now), 'Retry-After': String(secondsUntilWindowEnds(result.rate.windowStart, options.now)) },
-      });
+      throw new AppError(
+        'rate_limited',
+        result.bucket === 'key'
+          ? `This key allows ${result.rate.keyCapacity} requests per second. Retry after the Retry-After delay`
+          : `This workspace's ${result.key.environment} keys together allow ${result.rate.workspaceCapacity} requests per second. Retry after the Retry-After delay`,
+        { headers: { ...headersFor(result, options.now), 'Retry-After': String(retryAfterSeconds(result.rate, result.bucket)) } },
+      );
     case 'ok':
       break;
   }
   const headers = headersFor(result, options.now);
   if (options.scope && !result.key.scopes.includes(options.scope)) {
-    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers });
+    // RFC 6750 §3: the challenge names the scope the operation needs.
+    const challenge = `${CHALLENGE}, error="insufficient_scope", scope="${options.scope}"`;
+    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers: { ...headers, 'WWW-Authenticate': challenge } });
   }
   return { authorization: result, headers };
 }
 
-/** RateLimit headers for a request that got past the plan check; the per-second item only when it was counted there. */
+/** RateLimit headers for a request that got past the plan check. */
 function headersFor(result: Extract<Authorization, { key: unknown }>, now: Date): Record<string, string> {
-  const rate = 'rate' in result ? result.rate : null;
-  return rateLimitHeaders({
-    plan: result.key.plan,
-    monthlyRequests: result.monthlyRequests,
-    secondUsed: rate?.used ?? null,
-    secondWindowStart: rate?.windowStart ?? null,
-    now,
-  });
+  return rateLimitHeaders({ plan: result.key.plan, monthlyRequests: result.monthlyRequests, rate: result.rate, now });
 }

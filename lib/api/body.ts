@@ -1,36 +1,79 @@
 import { AppError } from '../errors';
+import { env } from '../env';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a JSON body of at most 64 KiB. An empty body reads as `undefined`. Oversized bodies are refused
- * from Content-Length when it is sent, else while streaming, so a huge body is never buffered whole.
+ * Reads a request body of at most 64 KiB as text, within REQUEST_BODY_TIMEOUT_MS. Oversized bodies are refused
+ * from Content-Length when it is sent, else while streaming, so a huge body is never buffered whole; a body
+ * still arriving after the time limit is abandoned with 408 request_timeout (the caller reads the body before
+ * authenticating, so such a request is never counted and holds no database work).
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readBodyText(request: Request, timeoutMs: number = env().REQUEST_BODY_TIMEOUT_MS): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return undefined;
+  if (!request.body) return '';
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === 'timeout') {
+        void reader.cancel().catch(() => undefined);
+        throw new AppError('request_timeout', `The request body did not arrive within ${Math.round(timeoutMs / 1000)} s. Send the whole body at once`, {
+          headers: { Connection: 'close' },
+        });
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Parses a body read by readBodyText: an empty body reads as `undefined`; a non-empty one must be declared
+ * application/json (else 415).
+ */
+export function parseJsonText(text: string, contentType: string | null): unknown {
   if (text.trim() === '') return undefined;
+  if (!isJsonMediaType(contentType)) {
+    throw new AppError(
+      'unsupported_media_type',
+      'The request body must be JSON sent with Content-Type: application/json (or send no body)',
+      { headers: { 'Accept-Post': 'application/json' } },
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new AppError('malformed_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json');
   }
+}
+
+/**
+ * Only `application/json` (parameters such as charset allowed, case-insensitive) declares a JSON body: a body sent
+ * as text/plain or a form is refused with 415 rather than guessed at. An empty body needs no Content-Type.
+ */
+export function isJsonMediaType(contentType: string | null): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  return parseJsonText(await readBodyText(request), request.headers.get('content-type'));
 }
 
 function tooLarge(): AppError {

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
+import { noteApiKey } from './access-log';
 import { authenticateRequest } from './authenticate';
-import { readJsonBody } from './body';
+import { clientAddress } from '../http/client-address';
+import type { KeyIdentity } from '../keys/authorize';
+import { logRequest } from '../request-log/writer';
+import { parseJsonText, readBodyText } from './body';
 import type { AnyEndpoint, EndpointContext } from './endpoint';
 import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
 import { problemBody, problemResponse } from './problem';
@@ -14,11 +18,14 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
 function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error);
-  throw new AppError('validation_failed', summarize(errors), { errors });
+  const { errors, total } = fieldErrors(result.error);
+  throw new AppError('validation_failed', summarize(errors, total), { errors });
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** One rule for every operation: a query parameter the operation does not define is a 400 naming it. */
+export const NO_QUERY = z.strictObject({});
 
 /**
  * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's fused read
@@ -27,16 +34,32 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 async function parseLocation(endpoint: AnyEndpoint, request: Request, context: RouteContext): Promise<Outcome<{ params: unknown; query: unknown }>> {
   try {
     const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
-    const query: unknown = endpoint.query ? parseOrThrow(endpoint.query, Object.fromEntries(new URL(request.url).searchParams)) : {};
+    const query: unknown = parseOrThrow(endpoint.query ?? NO_QUERY, Object.fromEntries(new URL(request.url).searchParams));
     return { ok: true, value: { params, query } };
   } catch (error) {
     return { ok: false, error };
   }
 }
 
+/**
+ * The body's bytes are read BEFORE authentication, so a body that trickles in past the time limit ends as a
+ * 408 that was never counted and never touched the database; a too-large body is remembered and refused after
+ * steps 1–6, like any other step-7 error.
+ */
+async function readBody(endpoint: AnyEndpoint, request: Request): Promise<Outcome<string | undefined>> {
+  if (!endpoint.body) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: await readBodyText(request) };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'request_timeout') throw error;
+    return { ok: false, error };
+  }
+}
+
 /** Step 7 for the body, after authentication. */
-async function parseBody(endpoint: AnyEndpoint, request: Request) {
-  const rawBody = endpoint.body ? ((await readJsonBody(request)) ?? {}) : undefined;
+function parseBody(endpoint: AnyEndpoint, text: Outcome<string | undefined>, contentType: string | null) {
+  if (!text.ok) throw text.error;
+  const rawBody = endpoint.body ? (parseJsonText(text.value ?? '', contentType) ?? {}) : undefined;
   const body: unknown = endpoint.body ? parseOrThrow(endpoint.body, rawBody) : undefined;
   return { body, rawBody };
 }
@@ -59,34 +82,64 @@ async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unkn
  */
 export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
   return async (request, context) => {
-    const requestId = newRequestId();
-    const now = new Date();
-    let headers: Record<string, string> = {};
-    try {
-      const location = await parseLocation(endpoint, request, context);
-      const auth = await authenticateRequest(request, {
-        scope: endpoint.scope,
-        exemptFromMonthlyLimit: endpoint.exemptFromMonthlyLimit === true,
-        now,
-        read: location.ok ? endpoint.prefetch?.({ ...location.value, now }) : null,
-      });
-      headers = auth.headers;
-      if (!location.ok) throw location.error;
-      const { params, query } = location.value;
-      const { body, rawBody } = await parseBody(endpoint, request);
-      const { key, monthlyRequests, read: prefetched } = auth.authorization;
-      const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched });
-
-      const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
-      if (!idempotencyKey) return storedResponse(await run(), requestId, headers);
-      const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
-      const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
-      const outcome = await runIdempotently(scope, fingerprint, run);
-      return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
-    } catch (error) {
-      return errorResponse(error, requestId, headers);
-    }
+    const started = performance.now();
+    const seen: { identity: KeyIdentity | null } = { identity: null };
+    const response = await handle(endpoint, request, context, seen);
+    if (seen.identity) recordRequest(seen.identity, request, response, started);
+    return response;
   };
+}
+
+/** Queues the request-log entry (lib/request-log): no secret, header or body, only what the log shows. */
+function recordRequest(identity: KeyIdentity, request: Request, response: Response, started: number): void {
+  const idempotencyKey = request.method === 'POST' ? request.headers.get('idempotency-key') : null;
+  logRequest({
+    workspaceId: identity.workspaceId,
+    environment: identity.environment,
+    keyId: identity.id,
+    keyPrefix: identity.prefix,
+    method: request.method,
+    path: new URL(request.url).pathname.slice(0, 512),
+    status: response.status,
+    durationMs: Math.max(0, Math.round(performance.now() - started)),
+    requestId: response.headers.get('request-id') ?? '',
+    idempotencyKey: idempotencyKey ? idempotencyKey.slice(0, 255) : null,
+    ip: clientAddress(request.headers.get('x-forwarded-for')),
+    at: new Date(),
+  });
+}
+
+async function handle(endpoint: AnyEndpoint, request: Request, context: RouteContext, seen: { identity: KeyIdentity | null }): Promise<Response> {
+  const requestId = newRequestId();
+  const now = new Date();
+  let headers: Record<string, string> = {};
+  try {
+    const text = await readBody(endpoint, request);
+    const location = await parseLocation(endpoint, request, context);
+    const auth = await authenticateRequest(request, {
+      scope: endpoint.scope,
+      exemptFromMonthlyLimit: endpoint.exemptFromMonthlyLimit === true,
+      now,
+      read: location.ok ? endpoint.prefetch?.({ ...location.value, now }) : null,
+      seen,
+    });
+    headers = auth.headers;
+    noteApiKey(request, auth.authorization.key.id);
+    if (!location.ok) throw location.error;
+    const { params, query } = location.value;
+    const { body, rawBody } = parseBody(endpoint, text, request.headers.get('content-type'));
+    const { key, monthlyRequests, read: prefetched } = auth.authorization;
+    const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched });
+
+    const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
+    if (!idempotencyKey) return storedResponse(await run(), requestId, headers);
+    const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
+    const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
+    const outcome = await runIdempotently(scope, fingerprint, run);
+    return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
+  } catch (error) {
+    return errorResponse(error, requestId, headers);
+  }
 }
 
 function storedResponse(response: StoredResponse, requestId: string, headers: Record<string, string>): Response {

@@ -1,13 +1,23 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { errorResponse, withApiKey, type RouteHandler } from './handler';
 import type { AnyEndpoint } from './endpoint';
 import { AppError } from '../errors';
 import { newRequestId } from './request-id';
+import { documentedErrors } from './errors-page';
 import { buildOpenApiDocument } from './openapi';
+import { summarize } from './validation';
+import { withAccessLog } from './access-log';
 
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 /** What a /v1 route file exports. OPTIONS is ours too: Next's automatic answer would list every exported method in Allow. */
 type RouteExports = Record<RouteMethod | 'OPTIONS', RouteHandler>;
+
+/** Every /v1 answer, whichever route file gives it, writes its access-log line. */
+function logged(handlers: RouteExports): RouteExports {
+  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, withAccessLog(handler)])) as RouteExports;
+}
 
 /** OPTIONS: 204 with the methods the path really supports (HEAD is answered by Next from GET). */
 function options(allow: string): RouteHandler {
@@ -25,7 +35,7 @@ export function apiRoute(...endpoints: AnyEndpoint[]): RouteExports {
     const endpoint = endpoints.find((candidate) => candidate.method === method);
     handlers[method] = endpoint ? withApiKey(endpoint) : methodNotAllowed(method, allow);
   }
-  return handlers;
+  return logged(handlers);
 }
 
 function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
@@ -37,7 +47,7 @@ function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
 export function unknownRoute(): RouteExports {
   const handler: RouteHandler = async (request) =>
     errorResponse(new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`), newRequestId());
-  return Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports;
+  return logged(Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports);
 }
 
 /** GET /v1/openapi.json: public (no key, not counted), built once per process. */
@@ -47,18 +57,42 @@ export function openApiRoute(): RouteExports {
   for (const method of ROUTE_METHODS) {
     handlers[method] =
       method === 'GET'
-        ? async () => {
+        ? async (request) => {
             const requestId = newRequestId();
+            // The same rule as every operation: a query parameter it does not define is a 400.
+            const unknown = [...new Set(new URL(request.url).searchParams.keys())];
+            if (unknown.length > 0) {
+              const errors = unknown.map((name) => ({ path: name, message: `Unknown field ${name}` }));
+              return errorResponse(new AppError('validation_failed', summarize(errors), { errors }), requestId);
+            }
             try {
               document ??= JSON.stringify(buildOpenApiDocument());
             } catch (error) {
               return errorResponse(error, requestId); // a problem document, not Next's bare 500
             }
             return new Response(document, {
-              headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Request-Id': requestId },
+              headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Request-Id': requestId },
             });
           }
         : methodNotAllowed(method, 'GET');
   }
-  return handlers;
+  return logged(handlers);
+}
+
+/** GET /docs/errors.json: the errors page as JSON (lib/api/errors-page.ts). */
+export function errorsDocumentRoute(): { GET: () => Promise<Response> } {
+  return {
+    GET: async () =>
+      Response.json({ errors: documentedErrors() }, { headers: { 'Cache-Control': 'no-store', 'Request-Id': newRequestId() } }),
+  };
+}
+
+/** GET /docs/versioning: the versioning and deprecation policy (docs/versioning.md), linked from the OpenAPI document. */
+export function versioningPolicyRoute(): { GET: () => Promise<Response> } {
+  return {
+    GET: async () => {
+      const text = await readFile(path.join(process.cwd(), 'docs', 'versioning.md'), 'utf8');
+      return new Response(text, { headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'no-store' } });
+    },
+  };
 }

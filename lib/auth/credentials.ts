@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { db } from '../db';
 import { hashPassword, PASSWORD_MAX_LENGTH, verifyPassword } from './password';
-import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from './throttle';
+import { beginLoginAttempt, loginFailed, loginSucceeded } from './throttle';
 
 export type CredentialsResult =
   | { outcome: 'ok'; user: { id: string; email: string } }
@@ -9,21 +10,33 @@ export type CredentialsResult =
 
 let dummyHash: Promise<string> | undefined;
 
-/**
- * Checks an email + password sign-in. Unknown emails cost the same argon2 verification as known ones and
- * give the same answer, so neither the message nor the timing tells which part was wrong.
- */
-export async function verifyCredentials(rawEmail: string, password: string, ip: string): Promise<CredentialsResult> {
-  const email = rawEmail.trim().toLowerCase();
-  if (!email || !password || password.length > PASSWORD_MAX_LENGTH) return { outcome: 'invalid' };
-  if (await isLoginThrottled(email, ip)) return { outcome: 'throttled' };
-  const user = await db().user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
+/** An argon2 hash of nothing anyone knows: verifying against it costs what a real verification costs. */
+export function timingDummyHash(): Promise<string> {
   dummyHash ??= hashPassword('not-a-real-password-only-for-timing');
-  const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
-  if (!user || !ok) {
-    await recordLoginFailure(email, ip);
+  return dummyHash;
+}
+
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+/**
+ * Checks an email + password sign-in from a client address (lib/http/client-address.ts; null when unknown).
+ * Unknown emails, and OAuth-only users (no password), cost the same argon2 verification as known ones and get
+ * the same answer, so neither the message nor the timing tells which part was wrong. Throttling: throttle.ts.
+ */
+export async function verifyCredentials(rawEmail: string, password: string, address: string | null): Promise<CredentialsResult> {
+  const email = normalizeEmail(rawEmail);
+  if (!email || !password || password.length > PASSWORD_MAX_LENGTH) return { outcome: 'invalid' };
+  const attempt = await beginLoginAttempt(email, address);
+  if (!attempt.allowed) return { outcome: 'throttled' };
+  if (attempt.delayMs > 0) await sleep(attempt.delayMs);
+  const user = await db().user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
+  const ok = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), password);
+  if (!user?.email || !user.passwordHash || !ok) {
+    await loginFailed(email);
     return { outcome: 'invalid' };
   }
-  await clearLoginFailures(email);
+  await loginSucceeded(email, address);
   return { outcome: 'ok', user: { id: user.id, email: user.email } };
 }

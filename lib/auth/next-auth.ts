@@ -2,37 +2,36 @@ import type { NextAuthOptions, Session } from 'next-auth';
 import type { JWT } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import GitHubProvider from 'next-auth/providers/github';
-import { randomBytes } from 'node:crypto';
-import { db } from '../db';
-import { githubOAuth } from '../env';
-import { createUserWithWorkspace } from '../workspaces/workspaces';
+import { cookies } from 'next/headers';
+import { githubOAuth, publicUrl } from '../env';
+import { clientAddress } from '../http/client-address';
 import { verifyCredentials } from './credentials';
+import { LINK_INTENT_COOKIE, resolveOAuthSignIn } from './oauth';
 import { authSecret } from './secret';
 import { createSession, isSessionLive, revokeSession, SESSION_MAX_AGE_SECONDS } from './sessions';
 
-// No NEXTAUTH_URL needed: trust the Host header (the app is run behind its own port or a proxy that sets it).
-if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
+// The public origin comes from configuration only. next-auth builds its redirects and callback URLs from
+// NEXTAUTH_URL; without it (and with AUTH_TRUST_HOST) it would trust X-Forwarded-Host, so a forged header
+// could turn the sign-in redirect into http://evil.example. NEXTAUTH_URL is always derived from PUBLIC_URL.
+process.env.NEXTAUTH_URL = publicUrl();
+delete process.env.AUTH_TRUST_HOST;
 
 /** The error string the sign-in form receives when throttled (anything else means "invalid email or password"). */
 export const THROTTLED_ERROR = 'throttled';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  const real = headers?.['x-real-ip'];
-  return first || (typeof real === 'string' ? real : '') || 'unknown';
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
-/** An OAuth sign-in maps to the portal user with that email, created (with its workspace) on first sign-in. */
-async function userIdForOAuthEmail(email: string | null | undefined): Promise<string | null> {
-  if (!email) return null;
-  const normalized = email.trim().toLowerCase();
-  const existing = await db().user.findUnique({ where: { email: normalized }, select: { id: true } });
-  if (existing) return existing.id;
-  // OAuth users get an unusable random password; they sign in through their provider.
-  const created = await createUserWithWorkspace({ email: normalized, password: randomBytes(48).toString('base64url').slice(0, 64) });
-  return created.user.id;
+/** The link intent cookie of the OAuth callback request, if any (none outside a request, e.g. in tests). */
+async function linkIntentFromCookie(): Promise<string | null> {
+  try {
+    return (await cookies()).get(LINK_INTENT_COOKIE)?.value ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function providers(): NextAuthOptions['providers'] {
@@ -42,10 +41,12 @@ function providers(): NextAuthOptions['providers'] {
       name: 'Email and password',
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
       async authorize(credentials, req) {
-        const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', clientIp(req?.headers));
+        const address = clientAddress(headerValue(req?.headers, 'x-forwarded-for'));
+        const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', address);
         if (result.outcome === 'throttled') throw new Error(THROTTLED_ERROR);
         if (result.outcome === 'invalid') return null;
-        return { id: result.user.id, email: result.user.email };
+        // The sign-in's address travels to the jwt callback, which records the sign-in (lib/audit).
+        return { id: result.user.id, email: result.user.email, signInIp: address };
       },
     }),
   ];
@@ -63,16 +64,33 @@ export function authOptions(): NextAuthOptions {
   cached ??= {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    // From configuration, never from X-Forwarded-Proto: https PUBLIC_URL → Secure cookies with
+    // __Secure-/__Host- names (next-auth's own naming when this is true).
+    useSecureCookies: publicUrl().startsWith('https:'),
     pages: { signIn: '/signin', error: '/signin' },
     providers: providers(),
     callbacks: {
       // Runs on sign-in (user set) and on EVERY session read: the server-side session row decides.
-      async jwt({ token, user, account }): Promise<JWT> {
+      async jwt({ token, user, account, profile }): Promise<JWT> {
         if (user) {
-          const userId = account?.provider === 'credentials' ? user.id : await userIdForOAuthEmail(user.email);
-          if (!userId) return { revoked: true };
-          const session = await createSession(userId);
-          return { uid: userId, sid: session.id, email: user.email ?? token.email };
+          let userId: string;
+          let email = user.email ?? undefined;
+          if (account?.provider === 'credentials') {
+            userId = user.id;
+          } else {
+            if (!account?.provider || !account.providerAccountId) return { revoked: true };
+            const login = profile && 'login' in profile && typeof profile.login === 'string' ? profile.login : null;
+            const resolved = await resolveOAuthSignIn(
+              { provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: login ?? user.name },
+              await linkIntentFromCookie(),
+            );
+            if ('refused' in resolved) return { revoked: true };
+            userId = resolved.userId;
+            email = user.email ?? login ?? undefined;
+          }
+          const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
+          const session = await createSession(userId, new Date(), { email: email ?? null, ip: signInIp });
+          return { uid: userId, sid: session.id, email };
         }
         if (!token.uid || !token.sid || token.revoked) return { revoked: true };
         if (!(await isSessionLive(token.sid, token.uid))) return { revoked: true };

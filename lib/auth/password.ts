@@ -1,4 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
+import { z } from 'zod';
+import { weakPasswordMessage } from './password-strength';
 
 // argon2id (algorithm 2) with OWASP's minimum: m = 19 MiB, t = 2, p = 1.
 const ARGON2ID = 2;
@@ -18,3 +20,13 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
     return false;
   }
 }
+
+/** A password being set (sign-up, password change, admin CLI): length bounds, then not a common/guessable one. */
+export const NewPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .superRefine((password, ctx) => {
+    const message = weakPasswordMessage(password);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });

@@ -3,7 +3,7 @@ import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
-import { TEST_PAY_ADDRESSES } from '../wallets/address';
+import { testPayAddress } from '../wallets/address';
 import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
 import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
@@ -49,8 +49,8 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     redirectUrl: body.redirect_url ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
-    // Test invoices never need a wallet; live ones are only ever paid to the workspace's own.
-    fallbackAddress: scope.environment === 'test' ? TEST_PAY_ADDRESSES[NETWORK_FAMILY[network]] : null,
+    // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
+    testAddress: scope.environment === 'test' ? testPayAddress(network) : null,
   };
   let outcome = scope.environment === 'test' ? await insertTestInvoice(scope, invoice) : await insertLive(scope, invoice);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
@@ -118,6 +118,21 @@ export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery
     has_more: hasMore,
     next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/**
+ * The portal's search: the invoices of this scope whose id or order_id is exactly `reference`, newest first
+ * (an id names one invoice; an order_id may be shared by several). Served by the (workspace, environment,
+ * order_id) index.
+ */
+export async function findInvoicesByReference(scope: InvoiceScope, reference: string, now = new Date(), limit = 50) {
+  const rows = await db().invoice.findMany({
+    where: { ...scope, OR: [{ id: reference }, { orderId: reference }] },
+    orderBy: { seq: 'desc' },
+    take: limit,
+    include: { payments: { orderBy: [{ detectedAt: 'asc' }, { id: 'asc' }] } },
+  });
+  return rows.map((row) => toInvoiceResource(row, now));
 }
 
 /**

@@ -161,8 +161,11 @@ export interface NewInvoice {
   redirectUrl: string | null;
   createdAt: Date;
   expiresAt: Date;
-  /** Used when the workspace has no wallet for the network (test invoices only). */
-  fallbackAddress: string | null;
+  /**
+   * Test invoices: the documented test address, always (SPEC §3.4: a test invoice never shows a real wallet).
+   * Live invoices: null, and the workspace's wallet for the network is used.
+   */
+  testAddress: string | null;
 }
 
 /** How a live invoice's pay_amount is chosen (lib/invoices/pay-amount.ts). */
@@ -205,22 +208,21 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
 }
 
 /**
- * A test invoice: paid to the workspace's wallet for the network or to `fallbackAddress` ($13), pay_amount =
+ * A test invoice: paid to the documented test address `testAddress` ($13), never a real wallet, pay_amount =
  * amount (test invoices are never matched on chain, so nothing is reserved). One statement.
  */
 export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
-  const values = [...commonValues(scope, invoice), invoice.fallbackAddress];
+  const values = [...commonValues(scope, invoice), invoice.testAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
   // On a durable session, not a metering one: an invoice must survive a crash. Its invoice.created event is
   // a CTE of the same statement: both are written, or neither.
   const rows = await runStatement<InvoiceResultRow>(
     durableSql(),
-    `WITH wallet AS (SELECT address FROM wallets WHERE workspace_id = $2 AND network = $5),
-      inserted AS (
+    `WITH inserted AS (
         INSERT INTO invoices (${INSERT_COLUMNS})
-        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, COALESCE((SELECT address FROM wallet), $13), $7, $8::jsonb, $9,
+        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9,
           $10::timestamptz, $11::timestamptz, $12, $4::numeric
-        WHERE EXISTS (SELECT 1 FROM wallet) OR $13::text IS NOT NULL
+        WHERE $13::text IS NOT NULL
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
       SELECT ${JSON_ROW} AS invoice FROM inserted`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withDocumentedRule } from '../json-schema';
 import { CURRENCIES, CURRENCY_RULES, NETWORKS, isSupportedPair, supportedPairsText } from './currencies';
 import { INVOICE_STATUSES, PAYMENT_EXCEPTIONS } from './state';
 
@@ -7,6 +8,10 @@ import { INVOICE_STATUSES, PAYMENT_EXCEPTIONS } from './state';
 export const INVOICE_ID_PATTERN = /^inv_[0-9A-Za-z]{24}$/;
 export const AMOUNT_PATTERN = /^(0|[1-9]\d*)(\.\d+)?$/;
 const MAX_AMOUNT_INTEGER_DIGITS = 20;
+const METADATA_MAX_KEYS = 20;
+const MAX_DECIMALS = Math.max(...CURRENCIES.map((currency) => CURRENCY_RULES[currency].decimals));
+/** The longest amount any currency accepts: every integer digit, the point, every decimal. */
+const AMOUNT_MAX_LENGTH = MAX_AMOUNT_INTEGER_DIGITS + 1 + MAX_DECIMALS;
 
 export const ENVIRONMENT_FIELD_HINT =
   'The environment is not chosen in the body: it is the calling key\'s (test_ or live_ prefix). Remove this field.';
@@ -23,7 +28,7 @@ function storableText(field: string, max: number, message: string) {
     .refine((value) => !UNSTORABLE_TEXT.test(value), `${field} must not contain NUL characters or unpaired surrogates`);
 }
 
-export const InvoiceId = z.string().regex(INVOICE_ID_PATTERN).describe('Invoice id, `inv_` followed by 24 base62 characters');
+export const InvoiceId = z.string().max(28).regex(INVOICE_ID_PATTERN).describe('Invoice id, `inv_` followed by 24 base62 characters');
 
 const Amount = z
   .string({
@@ -34,6 +39,7 @@ const Amount = z
           ? 'Send amount as a decimal string such as "10.50", not a JSON number (numbers lose precision)'
           : 'amount must be a decimal string',
   })
+  .max(AMOUNT_MAX_LENGTH, `amount is at most ${AMOUNT_MAX_LENGTH} characters`)
   .regex(AMOUNT_PATTERN, 'amount must be digits with an optional fraction, such as "10.50": no sign, exponent or spaces')
   .refine((value) => value.split('.')[0]!.length <= MAX_AMOUNT_INTEGER_DIGITS, `amount has more than ${MAX_AMOUNT_INTEGER_DIGITS} integer digits`)
   .refine((value) => /[1-9]/.test(value), 'amount must be greater than 0')
@@ -48,18 +54,45 @@ const Metadata = z
       error: 'metadata must be an object of string values',
     },
   )
-  .refine((value) => Object.keys(value).length <= 20, 'metadata has at most 20 keys')
-  .describe('Up to 20 string keys (≤ 40 chars) with string values (≤ 500 chars)')
-  .meta({ example: { customer_id: 'cus_42' } });
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `metadata has at most ${METADATA_MAX_KEYS} keys`)
+  .describe(`Up to ${METADATA_MAX_KEYS} string keys (≤ 40 chars) with string values (≤ 500 chars)`)
+  .meta({ maxProperties: METADATA_MAX_KEYS, example: { customer_id: 'cus_42' } });
 
-export const CreateInvoiceBody = z
+const Description = storableText('description', 500, 'description is at most 500 characters');
+const OrderId = storableText('order_id', 128, 'order_id is at most 128 characters').min(1);
+
+/**
+ * The currency × network pairs as a type: one variant per currency, discriminated by `currency`, built from
+ * CURRENCY_RULES. Documentation of the `isSupportedPair` refinement below (which keeps validating, with its
+ * message); the OpenAPI document states it so that generated client types refuse a BTC-on-tron invoice.
+ */
+export const CurrencyNetworkPair = z
+  .discriminatedUnion(
+    'currency',
+    CURRENCIES.map((currency) =>
+      z.object({ currency: z.literal(currency), network: z.enum(CURRENCY_RULES[currency].networks) }).meta({
+        id: `${currency}Pair`,
+        description: `${currency} is paid on ${CURRENCY_RULES[currency].networks.join(', ')}`,
+        // A constraint on two fields of a larger object: say nothing about its other fields (no index signature either).
+        additionalProperties: undefined,
+      }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]], // one variant per currency; the tuple type is what discriminatedUnion asks for
+  )
+  .meta({
+    id: 'CurrencyNetworkPair',
+    // No OpenAPI `discriminator` keyword: openapi-typescript reads a discriminator reached through `allOf` as
+    // inheritance and types `currency` as the parent's name. The variants' `const` currencies discriminate anyway.
+    description: `Supported pairs: ${supportedPairsText()}`,
+  });
+
+export const CreateInvoiceBody = withDocumentedRule(z
   .strictObject({
     amount: Amount,
     currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(', ')}` }),
     network: z.enum(NETWORKS, { error: `network must be one of ${NETWORKS.join(', ')}` }),
-    description: storableText('description', 500, 'description is at most 500 characters').optional(),
+    description: Description.optional(),
     metadata: Metadata.optional(),
-    order_id: storableText('order_id', 128, 'order_id is at most 128 characters').min(1).optional(),
+    order_id: OrderId.optional(),
     redirect_url: z
       .url({ protocol: /^https$/, error: 'redirect_url must be an https URL' })
       .max(2000, 'redirect_url is at most 2000 characters')
@@ -87,25 +120,40 @@ export const CreateInvoiceBody = z
       ctx.addIssue({ code: 'custom', path: ['amount'], message: `${body.currency} amounts have at most ${decimals} decimals` });
     }
   })
-  .meta({ example: { amount: '49.99', currency: 'USDT', network: 'tron', order_id: 'order_1001' } });
+  .meta({
+    id: 'CreateInvoiceRequest',
+    examples: [
+      { amount: '49.99', currency: 'USDT', network: 'tron', order_id: 'order_1001' },
+      { amount: '0.0015', currency: 'BTC', network: 'bitcoin', description: 'Pro plan, 1 month', metadata: { customer_id: 'cus_42' }, expires_in: 1800 },
+    ],
+  }), CurrencyNetworkPair);
 
 export type CreateInvoiceBody = z.output<typeof CreateInvoiceBody>;
 
+const LIST_LIMIT_MAX = 100;
+
 export const ListInvoicesQuery = z.strictObject({
   limit: z.coerce
-    .number({ error: 'limit must be an integer from 1 to 100' })
-    .int('limit must be an integer from 1 to 100')
-    .min(1, 'limit must be an integer from 1 to 100')
-    .max(100, 'limit must be an integer from 1 to 100')
+    .number({ error: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+    .int(`limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+    .min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+    .max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
     .default(20),
   starting_after: InvoiceId.optional().describe('Cursor: the id of the last invoice of the previous page'),
   status: z.enum(INVOICE_STATUSES).optional(),
 });
 export type ListInvoicesQuery = z.output<typeof ListInvoicesQuery>;
 
-export const InvoiceIdParams = z.strictObject({ id: z.string() });
+/**
+ * The id is checked against INVOICE_ID_PATTERN by the endpoints (lib/api/endpoints/invoices.ts): a malformed id
+ * names no invoice and is answered 404 invoice_not_found, without a read. The document states the same pattern.
+ */
+export const InvoiceIdParams = z.strictObject({
+  id: z.string().meta({ pattern: INVOICE_ID_PATTERN.source, maxLength: 28, minLength: 28, description: 'Invoice id, `inv_` followed by 24 base62 characters' }),
+});
 
-const Timestamp = z.string().describe('ISO 8601 UTC timestamp').meta({ example: '2026-11-22T10:00:00.000Z' });
+const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp').meta({ example: '2026-11-22T10:00:00.000Z' });
+const ResponseAmount = z.string().max(AMOUNT_MAX_LENGTH).regex(AMOUNT_PATTERN).describe('Decimal string in the currency\'s units, without trailing fractional zeros');
 
 export const PaymentResource = z
   .object({
@@ -114,7 +162,7 @@ export const PaymentResource = z
     log_index: z.number().int().nullable().describe('The Transfer log\'s index in its block; null for a native (ETH) transfer'),
     network: z.enum(NETWORKS),
     currency: z.enum(CURRENCIES),
-    amount: z.string(),
+    amount: ResponseAmount,
     from: z.string(),
     block_number: z.number().int(),
     confirmations: z.number().int().describe('Counted while pending; once confirmed, the count that confirmed it'),
@@ -125,13 +173,39 @@ export const PaymentResource = z
   .meta({ id: 'Payment' });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
-export const InvoiceResource = z
+/** A complete invoice as the API returns it: the example of `Invoice`, `InvoiceList` and `Event`. */
+export const INVOICE_EXAMPLE = {
+  id: 'inv_3kTz9QwErTyUiOpAsDfGhJkL',
+  object: 'invoice',
+  environment: 'test',
+  status: 'paid',
+  amount: '49.99',
+  currency: 'USDT',
+  network: 'tron',
+  pay_address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+  description: 'Pro plan, 1 month',
+  metadata: { customer_id: 'cus_42' },
+  order_id: 'order_1001',
+  created_at: '2026-11-22T10:00:00.000Z',
+  expires_at: '2026-11-22T11:00:00.000Z',
+  paid_at: '2026-11-22T10:07:12.000Z',
+  cancelled_at: null,
+  payment: { tx_hash: 'sim_5f2b9c0e7d1a4b3c8e6f0a9d2c4b7e1f', amount: '49.99', simulated: true },
+  pay_amount: '49.99',
+  payment_uri: 'tron:TJRabPrwbZy45sbavfcjinPJC18kjpRTv8?token=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t&amount=49.99',
+  amount_received: '49.99',
+  payment_exception: null,
+  redirect_url: null,
+  payments: [],
+};
+
+export const InvoiceResource = withDocumentedRule(z
   .object({
-    id: z.string().meta({ example: 'inv_3kTz9QwErTyUiOpAsDfGhJkL' }),
+    id: InvoiceId.meta({ example: 'inv_3kTz9QwErTyUiOpAsDfGhJkL' }),
     object: z.literal('invoice'),
     environment: z.enum(['test', 'live']),
     status: z.enum(INVOICE_STATUSES),
-    amount: z.string(),
+    amount: ResponseAmount,
     currency: z.enum(CURRENCIES),
     network: z.enum(NETWORKS),
     pay_address: z.string(),
@@ -143,14 +217,14 @@ export const InvoiceResource = z
       .string()
       .describe('URI a wallet opens with address and amount filled in: EIP-681 on EVM networks, BIP-21 on bitcoin')
       .meta({ example: 'ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x…&uint256=49994213' }),
-    amount_received: z.string().describe('Sum of confirmed payments (or the simulated payment of a test invoice)'),
+    amount_received: ResponseAmount.describe('Sum of confirmed payments (or the simulated payment of a test invoice)'),
     payment_exception: z
       .enum(PAYMENT_EXCEPTIONS)
       .nullable()
       .describe('paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount'),
-    description: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
-    order_id: z.string().nullable(),
+    description: Description.nullable(),
+    metadata: Metadata,
+    order_id: OrderId.nullable(),
     redirect_url: z.string().nullable(),
     hosted_url: z
       .string()
@@ -161,20 +235,20 @@ export const InvoiceResource = z
     paid_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),
     payment: z
-      .object({ tx_hash: z.string(), amount: z.string(), simulated: z.boolean() })
+      .object({ tx_hash: z.string(), amount: ResponseAmount, simulated: z.boolean() })
       .nullable()
       .describe('The payment that settled the invoice'),
-    payments: z.array(PaymentResource).describe('Every on-chain payment attributed to the invoice, oldest first'),
+    payments: z.array(PaymentResource).max(1000).describe('Every on-chain payment attributed to the invoice, oldest first'),
   })
-  .meta({ id: 'Invoice' });
+  .meta({ id: 'Invoice', examples: [INVOICE_EXAMPLE] }), CurrencyNetworkPair);
 export type InvoiceResource = z.infer<typeof InvoiceResource>;
 
 export const InvoiceList = z
   .object({
     object: z.literal('list'),
-    data: z.array(InvoiceResource),
+    data: z.array(InvoiceResource).max(LIST_LIMIT_MAX),
     has_more: z.boolean(),
-    next_cursor: z.string().nullable(),
+    next_cursor: InvoiceId.nullable().describe('Pass as `starting_after` to read the next page; null on the last page'),
   })
-  .meta({ id: 'InvoiceList' });
+  .meta({ id: 'InvoiceList', examples: [{ object: 'list', data: [INVOICE_EXAMPLE], has_more: true, next_cursor: INVOICE_EXAMPLE.id }] });
 export type InvoiceList = z.infer<typeof InvoiceList>;

@@ -1,4 +1,5 @@
 import { paymentUri } from '../chain/payment-uri';
+import { testPayAddress } from '../wallets/address';
 import { hostedUrl } from './hosted-url';
 import type { Currency, Network } from './currencies';
 import type { InvoiceResource, PaymentResource } from './schemas';
@@ -81,6 +82,8 @@ export function toPaymentResource(row: PaymentRecord): PaymentResource {
 /** The API representation of an invoice, with the status it has at `now`. */
 export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResource {
   const payAmount = formatAmount(row.payAmount);
+  // Read-time rule for invoices stored before SPEC §3.4 said so: a test invoice shows the test address only.
+  const payAddress = row.environment === 'test' ? testPayAddress(row.network as Network) : row.payAddress;
   return {
     id: row.id,
     object: 'invoice',
@@ -89,9 +92,9 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
     amount: formatAmount(row.amount),
     currency: row.currency as Currency,
     network: row.network as Network,
-    pay_address: row.payAddress,
+    pay_address: payAddress,
     pay_amount: payAmount,
-    payment_uri: paymentUri({ currency: row.currency as Currency, network: row.network as Network, address: row.payAddress, payAmount }),
+    payment_uri: paymentUri({ currency: row.currency as Currency, network: row.network as Network, address: payAddress, payAmount }),
     // A simulated payment (test invoices) is the whole pay_amount; on-chain ones are summed into the column.
     amount_received: row.status === 'paid' && row.paymentSimulated ? payAmount : formatAmount(row.amountReceived),
     payment_exception: row.paymentException as PaymentException | null,

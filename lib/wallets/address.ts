@@ -81,11 +81,16 @@ export function walletAddressError(network: Network, address: string): string | 
 }
 
 /**
- * Addresses shown on test invoices when the workspace has no wallet for the network. They are valid
- * in form but belong to nobody (all-zero account ids): never send real funds to them.
+ * The documented addresses every test invoice shows (never the workspace's wallet, SPEC §3.4). They are
+ * valid in form but belong to nobody (all-zero account ids): never send real funds to them.
  */
 export const TEST_PAY_ADDRESSES: Record<NetworkFamily, string> = {
   evm: '0x0000000000000000000000000000000000000000',
   tron: b58c.encode(new Uint8Array([0x41, ...new Array<number>(20).fill(0)])),
   bitcoin: bech32.encode('bc', [0, ...bech32.toWords(new Uint8Array(20))]),
 };
+
+/** The documented test address of a network: the only pay address a test invoice ever has. */
+export function testPayAddress(network: Network): string {
+  return TEST_PAY_ADDRESSES[NETWORK_FAMILY[network]];
+}

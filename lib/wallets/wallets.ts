@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { NETWORKS, type Network } from '../invoices/currencies';
@@ -16,21 +17,33 @@ export interface WalletView {
   updatedAt: Date;
 }
 
-export async function setWallet(workspaceId: string, input: SetWalletInput): Promise<WalletView> {
+/** Sets the payout wallet of a network; the change and its audit row commit together. */
+export async function setWallet(workspaceId: string, input: SetWalletInput, actor: AuditActor = SYSTEM): Promise<WalletView> {
   const { network, address } = SetWalletInput.parse(input);
   const problem = walletAddressError(network, address);
   if (problem) throw new AppError('invalid_wallet_address', problem, { errors: [{ path: 'address', message: problem }] });
-  const row = await db().wallet.upsert({
-    where: { workspaceId_network: { workspaceId, network } },
-    create: { workspaceId, network, address },
-    update: { address },
-    select: { network: true, address: true, updatedAt: true },
+  const row = await db().$transaction(async (tx) => {
+    const previous = await tx.wallet.findUnique({ where: { workspaceId_network: { workspaceId, network } }, select: { address: true } });
+    const saved = await tx.wallet.upsert({
+      where: { workspaceId_network: { workspaceId, network } },
+      create: { workspaceId, network, address },
+      update: { address },
+      select: { network: true, address: true, updatedAt: true },
+    });
+    await recordAudit(tx, { workspaceId, action: 'wallet.set', actor, target: `network ${network}`, details: { address, previous_address: previous?.address ?? null } });
+    return saved;
   });
   return { ...row, network };
 }
 
-export async function removeWallet(workspaceId: string, network: Network): Promise<void> {
-  await db().wallet.deleteMany({ where: { workspaceId, network } });
+/** Removes the payout wallet of a network (nothing to do, nothing recorded, when there is none). */
+export async function removeWallet(workspaceId: string, network: Network, actor: AuditActor = SYSTEM): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const removed = await tx.$queryRaw<{ address: string }[]>`
+      DELETE FROM wallets WHERE workspace_id = ${workspaceId} AND network = ${network} RETURNING address`;
+    if (removed.length === 0) return;
+    await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null } });
+  });
 }
 
 export async function listWallets(workspaceId: string): Promise<WalletView[]> {

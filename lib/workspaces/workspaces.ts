@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password';
+import { hashPassword, NewPassword } from '../auth/password';
+import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { defaultPlan, PLAN_NAMES, type PlanName } from '../plans';
+import { defaultPlan, isSelfServePlan, PLAN_NAMES, type PlanName } from '../plans';
 
 export const SignUpInput = z.strictObject({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address').max(254)),
-  password: z
-    .string()
-    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  password: NewPassword,
   workspaceName: z.string().trim().min(1).max(80).optional(),
   plan: z.enum(PLAN_NAMES).optional(),
 });
@@ -32,14 +30,14 @@ export async function createUserWithWorkspace(input: SignUpInput): Promise<{ use
   const workspaceName = parsed.workspaceName ?? `${parsed.email.split('@')[0]}'s workspace`;
   try {
     const [user, workspace] = await db().$transaction([
-      db().user.create({ data: { id: userId, email: parsed.email, passwordHash }, select: { id: true, email: true } }),
+      db().user.create({ data: { id: userId, email: parsed.email, passwordHash }, select: { id: true } }),
       db().workspace.create({
         data: { id: workspaceId, name: workspaceName, plan: parsed.plan ?? defaultPlan() },
         select: { id: true, name: true, plan: true, createdAt: true },
       }),
       db().membership.create({ data: { userId, workspaceId, role: 'owner' } }),
     ]);
-    return { user, workspace };
+    return { user: { id: user.id, email: parsed.email }, workspace };
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('email_taken', 'An account with this email already exists');
     throw error;
@@ -59,15 +57,30 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceView> 
   return workspace;
 }
 
-export async function setWorkspacePlan(workspaceId: string, plan: PlanName): Promise<WorkspaceView> {
+export async function setWorkspacePlan(workspaceId: string, plan: PlanName, actor: AuditActor = SYSTEM): Promise<WorkspaceView> {
   const plans: readonly string[] = PLAN_NAMES;
   if (!plans.includes(plan)) throw new AppError('validation_failed', `Unknown plan ${plan}; expected one of ${PLAN_NAMES.join(', ')}`);
-  await getWorkspace(workspaceId);
-  return db().workspace.update({
-    where: { id: workspaceId },
-    data: { plan },
-    select: { id: true, name: true, plan: true, createdAt: true },
+  const before = await getWorkspace(workspaceId);
+  return db().$transaction(async (tx) => {
+    const updated = await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { plan },
+      select: { id: true, name: true, plan: true, createdAt: true },
+    });
+    await recordAudit(tx, { workspaceId, action: 'plan.changed', actor, target: `workspace ${workspaceId}`, details: { from: before.plan, to: plan } });
+    return updated;
   });
+}
+
+/**
+ * A workspace owner's plan change from the portal: only the self-serve plans (SELF_SERVE_PLANS). Any other plan
+ * is the operator's to set (`npm run admin -- plan:set`), whatever the form says; the refusal changes nothing.
+ */
+export async function chooseSelfServePlan(workspaceId: string, plan: PlanName, actor: AuditActor): Promise<WorkspaceView> {
+  if (!isSelfServePlan(plan)) {
+    throw new AppError('plan_not_self_serve', `The ${plan} plan is set by the operator, not from the portal. Ask your operator to switch this workspace (workspace id ${workspaceId}).`);
+  }
+  return setWorkspacePlan(workspaceId, plan, actor);
 }
 
 /** The workspaces a portal user belongs to: the only ones they may ever see or change. */

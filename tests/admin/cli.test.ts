@@ -1,10 +1,14 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { call, expectProblem } from '../support/http';
+import { createApiKey, revokeApiKey } from '@/lib/keys/keys';
+import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 
 const run = promisify(execFile);
+// Each CLI run starts a process, attaches to the database and migrates: ≈ 10 s on a loaded 2-core machine.
+const CLI_TEST_TIMEOUT_MS = 240_000;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The operator CLI, run as a process against the test database (DATABASE_URL), as an operator would. */
@@ -21,7 +25,49 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-describe('admin CLI', () => {
+/** The CLI with `input` on standard input and extra environment. */
+function adminWithInput(input: string, extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...extraEnv },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('admin CLI: user:create keeps the password off the command line', () => {
+  it('--password-stdin and ADMIN_USER_PASSWORD create a user who can sign in; --password still works but warns', async () => {
+    const { verifyCredentials } = await import('@/lib/auth/credentials');
+    const viaStdin = `stdin-${Date.now()}@example.test`;
+    const stdin = await adminWithInput('quiet orchid lantern\n', {}, 'user:create', '--email', viaStdin, '--password-stdin', '--json');
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(stdin.stderr).not.toContain('warning');
+    expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
+
+    const viaEnv = `env-${Date.now()}@example.test`;
+    const fromEnv = await adminWithInput('', { ADMIN_USER_PASSWORD: 'amber harbour tractor' }, 'user:create', '--email', viaEnv, '--json');
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect((await verifyCredentials(viaEnv, 'amber harbour tractor', '2001:db8::52')).outcome).toBe('ok');
+
+    const onLine = await admin('user:create', '--email', `argv-${Date.now()}@example.test`, '--password', 'a long password', '--json');
+    expect(onLine.code, onLine.stderr).toBe(0);
+    expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
+
+    const weak = await adminWithInput('12345678', {}, 'user:create', '--email', `weak-${Date.now()}@example.test`, '--password-stdin');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('too easy to guess');
+  }, CLI_TEST_TIMEOUT_MS);
+});
+
+// Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
+describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
     const created = await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Ops', '--json');
@@ -59,5 +105,93 @@ describe('admin CLI', () => {
     const unknown = await admin('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command frobnicate');
+  });
+
+  it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
+    // The data is made through the domain functions (as the other suites do); only the list commands run as CLI
+    // processes, each a few seconds of start-up on a loaded machine.
+    const email = `lister-${Date.now()}@example.test`;
+    const { user, workspace } = await createUserWithWorkspace({ email, password: 'a long password', workspaceName: 'Listed' });
+    const created = { user, workspace };
+    const workspaceId = workspace.id;
+    const key = { ...(await createApiKey(workspaceId, { label: 'listed key', environment: 'test' })) };
+    await revokeApiKey(key.key.id, workspaceId);
+    const live = await createApiKey(workspaceId, { label: 'live one', environment: 'live' });
+
+    const users = await admin('user:list', '--json');
+    expect(users.code, users.stderr).toBe(0);
+    expect(JSON.parse(users.stdout)).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
+
+    const mine = await admin('workspace:list', '--email', email.toUpperCase(), '--json');
+    expect(JSON.parse(mine.stdout)).toEqual([{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }]);
+
+    const keys = await admin('key:list', '--workspace', workspaceId, '--json');
+    expect(keys.code, keys.stderr).toBe(0);
+    const listed = JSON.parse(keys.stdout);
+    expect(listed).toEqual([
+      { id: live.key.id, label: 'live one', prefix: live.key.prefix, environment: 'live', scopes: ['invoices:read', 'invoices:write'], status: 'active', created_at: expect.any(String), last_used_at: null, revoked_at: null },
+      { id: key.key.id, label: 'listed key', prefix: key.key.prefix, environment: 'test', scopes: ['invoices:read', 'invoices:write'], status: 'revoked', created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+    ]);
+    const text = await admin('key:list', '--workspace', workspaceId);
+    expect(text.stdout).toContain('listed key');
+    expect(text.stdout).toMatch(/revoked/);
+    for (const output of [keys.stdout, text.stdout]) {
+      expect(output).not.toContain(key.secret);
+      expect(output).not.toContain(live.secret);
+    }
+
+    const missing = await admin('key:list', '--workspace', 'ws_nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Workspace ws_nope not found');
+  });
+});
+
+describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
+  it('webhook:create prints the secret once; webhook:list never prints a secret; refused URLs and unknown events exit non-zero', async () => {
+    const created = JSON.parse((await admin('user:create', '--email', `hooks-${Date.now()}@example.test`, '--password', 'a long password', '--json')).stdout);
+    const workspace = created.workspace.id as string;
+
+    const hook = await admin('webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'https://93.184.215.14/hooks', '--events', 'invoice.paid,invoice.created', '--description', 'Orders', '--json');
+    expect(hook.code, hook.stderr).toBe(0);
+    const endpoint = JSON.parse(hook.stdout);
+    expect(endpoint).toEqual({
+      id: expect.stringMatching(/^we_/),
+      url: 'https://93.184.215.14/hooks',
+      description: 'Orders',
+      environment: 'live',
+      event_types: ['invoice.created', 'invoice.paid'],
+      status: 'enabled',
+      disabled_reason: null,
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const text = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/test');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/whsec_\S+/);
+    expect(text.stdout).toContain('shown once');
+    const textSecret = /whsec_\S+/.exec(text.stdout)![0];
+
+    const list = await admin('webhook:list', '--workspace', workspace, '--json');
+    expect(list.code, list.stderr).toBe(0);
+    const listed = JSON.parse(list.stdout);
+    expect(listed.endpoints).toHaveLength(2);
+    expect(listed.endpoints.find((e: { id: string }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: undefined });
+    const plain = await admin('webhook:list', '--workspace', workspace);
+    for (const output of [list.stdout, list.stderr, plain.stdout, plain.stderr]) {
+      expect(output).not.toContain('whsec_');
+      expect(output).not.toContain(endpoint.secret.slice(6, 30));
+      expect(output).not.toContain(textSecret.slice(6, 30));
+    }
+    expect(plain.stdout).toContain(endpoint.id);
+
+    const refused = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://127.0.0.1:9/hooks', '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: expect.stringContaining('not a public address') });
+    const badEvent = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/x', '--events', 'invoice.eaten');
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('Unknown event type(s) invoice.eaten');
+    const noWorkspace = await admin('webhook:list', '--workspace', 'ws_nope', '--json');
+    expect(noWorkspace.code).toBe(1);
+    expect(JSON.parse(noWorkspace.stdout).error.message).toContain('Workspace ws_nope not found');
   });
 });

@@ -44,10 +44,24 @@ describe('POST /v1/invoices', () => {
     expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json.metadata).toEqual({ customer: 'c_1' });
   });
 
-  it('a test invoice shows the workspace wallet when one is set', async () => {
+  it('a test invoice shows the documented test address even when the workspace has a wallet (SPEC §3.4)', async () => {
     const account = await seedAccount();
     const wallet = await setTronWallet(account.workspace.id);
-    expect((await create(account.secret)).json.pay_address).toBe(wallet.address);
+    const created = await create(account.secret);
+    expect(created.json.pay_address).toBe(TEST_PAY_ADDRESSES.tron);
+    expect(created.json.pay_address).not.toBe(wallet.address);
+    const stored = await db().invoice.findUniqueOrThrow({ where: { id: created.json.id } });
+    expect(stored.payAddress).toBe(TEST_PAY_ADDRESSES.tron);
+  });
+
+  it('a test invoice stored with a real wallet (before that rule) reads with the test address', async () => {
+    const account = await seedAccount();
+    const wallet = await setTronWallet(account.workspace.id);
+    const created = await create(account.secret);
+    await db().invoice.update({ where: { id: created.json.id }, data: { payAddress: wallet.address } });
+    expect((await call('GET', `/v1/invoices/${created.json.id}`, { key: account.secret })).json.pay_address).toBe(TEST_PAY_ADDRESSES.tron);
+    const list = await call('GET', '/v1/invoices', { key: account.secret });
+    expect(list.json.data[0].pay_address).toBe(TEST_PAY_ADDRESSES.tron);
   });
 
   it('a live invoice needs a wallet for its network, and is paid to it', async () => {

@@ -66,8 +66,8 @@ describe('GET /v1/me', () => {
     const account = await seedAccount({ plan: 'Developer' });
     const result = await call('GET', '/v1/me', { key: account.secret });
     const { rate_limit_per_second: perSecond, monthly_limit: monthly } = result.json.plan;
-    expect(result.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-second";q=${perSecond};w=1, "monthly";q=${monthly};w=\\d+$`));
-    expect(result.headers.get('ratelimit')).toMatch(new RegExp(`^"per-second";r=${perSecond - 1};t=1, "monthly";r=${monthly - 1};t=\\d+$`));
+    expect(result.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-second";q=${perSecond};w=1, "workspace";q=${2 * perSecond};w=1, "monthly";q=${monthly};w=\\d+$`));
+    expect(result.headers.get('ratelimit')).toMatch(new RegExp(`^"per-second";r=${perSecond - 1};t=1, "workspace";r=${2 * perSecond - 1};t=1, "monthly";r=${monthly - 1};t=\\d+$`));
   });
 
   it('refuses Trial and Merchant plans on /v1/me too', async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '@/lib/api/endpoints';
 import { createInvoice } from '@/lib/invoices/invoices';
 import { revokeApiKey } from '@/lib/keys/keys';
 import { generateSecret } from '@/lib/keys/secret';
@@ -33,7 +34,16 @@ const ROUTES: RouteCase[] = [
     scope: 'invoices:write',
     byId: true,
   },
+  // Event routes: authentication, scope and the query rule (event isolation is tested in the events suites).
+  { name: 'GET /v1/events', method: 'GET', path: () => '/v1/events', scope: 'invoices:read', byId: false },
+  { name: 'GET /v1/events/{id}', method: 'GET', path: () => '/v1/events/evt_000000000000000000000000', scope: 'invoices:read', byId: false },
 ];
+
+describe('security suite coverage', () => {
+  it('covers every operation of the registry', () => {
+    expect(ROUTES.map((route) => route.name).sort()).toEqual(ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
+  });
+});
 
 function otherScope(scope: Scope): Scope {
   return scope === 'invoices:read' ? 'invoices:write' : 'invoices:read';
@@ -97,8 +107,11 @@ for (const route of ROUTES) {
       const scope = route.scope;
       it(`key without ${scope} → 403 missing_scope with the exact message`, async () => {
         const { secret } = await createKey(owner.workspace.id, { scopes: [otherScope(scope)] });
-        const problem = expectProblem(await send(secret), 403, 'missing_scope');
+        const result = await send(secret);
+        const problem = expectProblem(result, 403, 'missing_scope');
         expect(problem.detail).toBe(`API key scope ${scope} is required`);
+        // RFC 6750 §3: the challenge names the missing scope.
+        expect(result.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="insufficient_scope", scope="${scope}"`);
       });
     } else {
       it('needs no scope: a key with either single scope is accepted', async () => {
@@ -108,6 +121,14 @@ for (const route of ROUTES) {
         }
       });
     }
+
+    it('an unknown query parameter → 400 validation_failed naming it, nothing counted as a success', async () => {
+      const separator = route.path(invoiceId).includes('?') ? '&' : '?';
+      const result = await call(route.method, `${route.path(invoiceId)}${separator}expand=all&api_key=x`, { key: owner.secret, body: route.body });
+      const problem = expectProblem(result, 400, 'validation_failed');
+      expect(problem.errors?.map((error) => error.path).sort()).toEqual(['api_key', 'expand']);
+      expect(problem.errors?.[0]?.message).toMatch(/^Unknown field /);
+    });
 
     if (route.byId) {
       it("another workspace's invoice → 404 invoice_not_found", async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '@/lib/api/endpoints';
 import { db } from '@/lib/db';
 import { createInvoice } from '@/lib/invoices/invoices';
 import { startAdditionalApp, type AppInstance } from '../setup/app';
@@ -14,7 +15,7 @@ import { call } from '../support/http';
 const SEED = 20261122;
 const REFUSED_BEFORE_HANDLER = new Set([
   'missing_api_key', 'invalid_api_key', 'revoked_api_key', 'plan_without_api_access', 'missing_scope', 'monthly_limit_exceeded',
-  'rate_limited', 'validation_failed', 'malformed_json', 'payload_too_large', 'route_not_found', 'method_not_allowed',
+  'rate_limited', 'validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'route_not_found', 'method_not_allowed',
   'idempotency_key_reused', 'idempotency_key_in_use',
 ]);
 const RUNS = 400;
@@ -117,27 +118,42 @@ describe('contract fuzzing', () => {
     // Sent as is, not encoded: malformed percent-encoding such as %E0%A4%A or a bare %.
     fc.oneof(fc.constantFrom('%', '%E0%A4%A', '%zz', '%C3', 'inv_%', '%00', '%2F'), fc.stringMatching(/^[A-Za-z0-9_%]{1,12}$/)).map((s) => ({ verbatim: s })),
   );
-  const query = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status', 'starting_after'), fc.string({ maxLength: 8 })), fc.string({ maxLength: 30 }), { maxKeys: 3 });
+  // Defined and unknown query parameters on every route (one rule: unknown → 400 validation_failed).
+  const query = fc.dictionary(
+    fc.oneof(fc.constantFrom('limit', 'status', 'starting_after', 'api_key', 'expand'), fc.string({ maxLength: 8 })),
+    fc.string({ maxLength: 30 }),
+    { maxKeys: 3 },
+  );
 
+  // Every operation of the registry (new endpoints join the fuzz by themselves), plus methods and paths that name none.
   const route = fc.constantFrom(
-    { method: 'GET', path: '/v1/me' },
-    { method: 'GET', path: '/v1/invoices' },
-    { method: 'POST', path: '/v1/invoices' },
-    { method: 'GET', path: '/v1/invoices/{id}' },
-    { method: 'POST', path: '/v1/invoices/{id}/cancel' },
-    { method: 'POST', path: '/v1/test/invoices/{id}/simulate-payment' },
+    ...ENDPOINTS.map((endpoint) => ({ method: endpoint.method as string, path: endpoint.path })),
     { method: 'GET', path: '/v1/openapi.json' },
     { method: 'DELETE', path: '/v1/invoices/{id}' },
     { method: 'PATCH', path: '/v1/invoices' },
     { method: 'PUT', path: '/v1/invoices/{id}/cancel' },
     { method: 'POST', path: '/v1/openapi.json' },
     { method: 'OPTIONS', path: '/v1/invoices/{id}' },
+    { method: 'OPTIONS', path: '/v1/me' },
     { method: 'HEAD', path: '/v1/invoices' },
+    { method: 'HEAD', path: '/v1/invoices/{id}/cancel' },
     { method: 'GET', path: '/v1/unknown/{id}' },
   );
 
   const contentType = fc.option(
-    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''),
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/merge-patch+json',
+      'application/jsonx',
+      '',
+    ),
     { nil: undefined },
   );
   const request = fc.record({ route, header: headerVariant, body, pathId, query, contentType, idempotencyKey: fc.option(printable(300), { nil: undefined }) });
@@ -200,12 +216,22 @@ describe('contract fuzzing', () => {
         const after = await snapshot();
 
         expect(result.status, `${input.route.method} ${path} → ${result.text.slice(0, 300)}`).toBeLessThan(500);
+        const sentBody = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : '');
+        // call() declares JSON bodies application/json unless the input chose a Content-Type.
+        const declared = headers['Content-Type'] ?? (options.body !== undefined ? 'application/json' : '');
+        const mediaType = declared.split(';')[0]!.trim().toLowerCase();
+        // A body that is not declared application/json is never processed: 415, or refused earlier (auth, 413).
+        if (result.status < 400 && input.route.method === 'POST' && sentBody.trim() !== '') expect(mediaType).toBe('application/json');
+        if (result.status === 415) expect(mediaType).not.toBe('application/json');
+        // Unknown query parameters never reach a handler.
+        const known = new Set(Object.keys((ENDPOINTS.find((e) => e.path === input.route.path && e.method === input.route.method)?.query as { shape?: object } | undefined)?.shape ?? {}));
+        if (input.route.method !== 'OPTIONS' && Object.keys(input.query).some((name) => !known.has(name))) expect(result.status).toBeGreaterThanOrEqual(400);
         expect(result.headers.get('request-id')).toMatch(/^req_/);
         if (result.status >= 400) {
           expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
           if (input.route.method === 'HEAD') return; // no body to check
           expect(result.json).toMatchObject({ status: result.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-          expect(result.json.type).toBe(`/docs/errors#${result.json.code}`);
+          expect(new URL(result.json.type).pathname + new URL(result.json.type).hash).toBe(`/docs/errors#${result.json.code}`);
           // A replayed refusal keeps the request_id of the request that produced it; any other names this request.
           if (result.headers.get('idempotent-replayed') !== 'true') expect(result.json.request_id).toBe(result.headers.get('request-id'));
           expect({ invoices: after.invoices, changed: after.changed }).toEqual({ invoices: before.invoices, changed: before.changed });

@@ -6,7 +6,7 @@ import { assertMatchesContract, fetchDocument, validateDocument } from '../suppo
 import { monthlyCount, seedAccount } from '../support/fixtures';
 import { baseUrl, call } from '../support/http';
 
-const PROBLEM_401 = { type: '/docs/errors#missing_api_key', title: 'Missing API key', status: 401, detail: 'x', code: 'missing_api_key', request_id: 'req_x' };
+const PROBLEM_401 = { type: 'http://localhost/docs/errors#missing_api_key', title: 'Missing API key', status: 401, detail: 'x', code: 'missing_api_key', request_id: 'req_x' };
 
 const APP_V1 = path.resolve(import.meta.dirname, '..', '..', 'app', 'v1');
 

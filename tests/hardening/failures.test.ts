@@ -41,6 +41,7 @@ describe('failure paths', () => {
     expect(created.status).toBe(201);
     const id = created.json.id as string;
 
+    const failedRequestIds: string[] = [];
     await admin.query('ALTER TABLE invoices RENAME COLUMN currency TO currency_broken');
     try {
       // GET by id reads inside the authentication statement, so that whole statement fails (nothing was
@@ -54,9 +55,10 @@ describe('failure paths', () => {
         expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(result.json).toMatchObject({ status: 500, code: 'internal_error', request_id: result.headers.get('request-id') });
         // When the key was authenticated and counted before the failure, its RateLimit headers stay on the 500.
-        if (authenticated) expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
+        if (authenticated) expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
         else expect(result.headers.get('ratelimit')).toBeNull();
         expectNoLeak(result, account.secret);
+        if (authenticated) failedRequestIds.push(result.headers.get('request-id') ?? '');
       }
     } finally {
       await admin.query('ALTER TABLE invoices RENAME COLUMN currency_broken TO currency');
@@ -64,12 +66,22 @@ describe('failure paths', () => {
     const after = await call('GET', `/v1/invoices/${id}`, { key: account.secret, base: instance.baseUrl });
     expect(after.status).toBe(200);
     expect(after.json.status).toBe('pending');
+
+    // The request log has the 500 (written in batches: wait for it, bounded), with nothing secret in it.
+    let logged: Record<string, unknown>[] = [];
+    for (let attempt = 0; attempt < 100 && logged.length === 0; attempt++) {
+      logged = (await admin.query(`SELECT * FROM request_log WHERE request_id = ANY($1::text[])`, [failedRequestIds])).rows;
+      if (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(logged.map((row) => [row.method, row.status])).toEqual([['POST', 500]]);
+    expect(JSON.stringify(logged)).not.toContain(account.secret);
   });
 
   it('a 500 is never stored under an Idempotency-Key: the claim is released and the retry creates the invoice', async () => {
     const account = await seedAccount();
     const send = () =>
       call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'retry-after-500' }, base: instance.baseUrl });
+    const failedRequestIds: string[] = [];
     await admin.query('ALTER TABLE invoices RENAME COLUMN currency TO currency_broken');
     let failed: CallResult;
     try {

@@ -19,7 +19,8 @@ export interface AppInstance {
 export async function startAdditionalApp(options: { env?: Record<string, string> } = {}): Promise<AppInstance> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through `npm test` (vitest global setup)');
-  const server = await startNext({ port: await freePort(), databaseUrl, env: options.env, stdio: 'pipe' });
+  const port = await freePort();
+  const server = await startNext({ port, databaseUrl, env: options.env, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
   running.add(server);
   return {
     baseUrl: server.baseUrl,

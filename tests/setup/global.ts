@@ -9,12 +9,11 @@
 // Teardown stops Next and the database and deletes the temp dir; an exit handler does the same synchronously if
 // the run dies before teardown.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { ensureEmbeddedDatabase, freePort, type EmbeddedDatabase } from '../../scripts/db/embedded';
+import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } from '../../scripts/db/embedded';
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../../scripts/next-app';
 import { chainSettings, startLocalChain, type LocalChain } from '../../scripts/chain/local-chain';
@@ -111,7 +110,7 @@ export default async function setup(project: TestProject) {
       databaseUrl = created.url;
       log(`created database ${new URL(databaseUrl).pathname.slice(1)} on TEST_DATABASE_URL's server`);
     } else {
-      tempDir = mkdtempSync(path.join(os.tmpdir(), 'invoicing-test-'));
+      tempDir = makeTempDir('invoicing-test-');
       const dir = tempDir;
       cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
       embedded = await ensureEmbeddedDatabase({
@@ -144,7 +143,8 @@ export default async function setup(project: TestProject) {
     Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
     log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     t = Date.now();
-    server = await startNext({ port: await freePort(), databaseUrl, stdio: 'pipe' });
+    const port = await freePort();
+    server = await startNext({ port, databaseUrl, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
     const next = server;
     cleanups.push(() => next.stop());
     log(`next start on ${server.baseUrl} (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -73,6 +73,12 @@ export async function assertMatchesContract(
   const response = operation.responses[String(status)] ?? operation.responses.default;
   const where = `${method} ${path} → ${status}`;
   if (!response) throw new Error(`${where}: status not documented (${Object.keys(operation.responses).join(', ')})`);
+  // HEAD and 204 responses have no body: the status and headers are what the document promises.
+  if (method.toUpperCase() === 'HEAD' || !response.content) {
+    if (method.toUpperCase() !== 'HEAD' && body !== undefined) throw new Error(`${where}: a body where the document declares none`);
+    if (headers) checkHeaders(document, ajv, response.headers ?? {}, headers, where);
+    return;
+  }
   const mediaType = (contentType ?? '').split(';')[0]!.trim();
   const content = response.content?.[mediaType];
   if (!content) throw new Error(`${where}: content type ${mediaType || '(none)'} not documented`);

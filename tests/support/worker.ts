@@ -12,6 +12,9 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
       WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
+      // These workers watch no chain: tests/chain drives its watchers itself, one pass at a time (a watcher here
+      // would scan the suite's chain beside them).
+      RPC_URL_ETHEREUM: '',
       ...env,
     },
   });

@@ -1,8 +1,11 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { z } from 'zod';
+import { signUpFromPortal } from '@/lib/auth/signup';
 import { isAppError } from '@/lib/errors';
-import { createUserWithWorkspace, SignUpInput } from '@/lib/workspaces/workspaces';
+import { clientAddress } from '@/lib/http/client-address';
+import { SignUpInput } from '@/lib/workspaces/workspaces';
 
 export type SignUpResult = { ok: true } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
@@ -15,7 +18,10 @@ const SignUpForm = z.object({
     .transform((value) => value || undefined),
 });
 
-/** Creates the user and their workspace (one transaction, in lib). The password is never sent back. */
+/**
+ * Creates the user and their workspace (lib/auth/signup.ts), or — for an email that already has an account —
+ * nothing, with the same answer. The password is never sent back.
+ */
 export async function signUp(formData: FormData): Promise<SignUpResult> {
   const form = SignUpForm.safeParse({
     email: formData.get('email') ?? '',
@@ -30,10 +36,10 @@ export async function signUp(formData: FormData): Promise<SignUpResult> {
     return { ok: false, error: Object.values(fieldErrors)[0] ?? 'Invalid input', fieldErrors };
   }
   try {
-    await createUserWithWorkspace({ email: input.data.email, password: input.data.password, workspaceName: input.data.workspaceName });
+    await signUpFromPortal(input.data, clientAddress((await headers()).get('x-forwarded-for')));
     return { ok: true };
   } catch (error) {
-    if (isAppError(error)) return { ok: false, error: error.message, fieldErrors: error.code === 'email_taken' ? { email: error.message } : undefined };
+    if (isAppError(error)) return { ok: false, error: error.message };
     console.error('[sign up] unexpected error', error instanceof Error ? error.message : error);
     return { ok: false, error: 'Something went wrong. Please try again.' };
   }

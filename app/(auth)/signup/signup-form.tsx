@@ -32,7 +32,13 @@ export function SignUpForm() {
       password: String(form.get('password') ?? ''),
     });
     if (!signedIn?.ok || signedIn.error) {
-      router.replace('/signin');
+      // Sign-up never says whether the email was taken: if it was, only that account's password signs in.
+      setError(
+        signedIn?.error === 'throttled'
+          ? 'Too many failed sign-in attempts. Wait a few minutes and try again.'
+          : 'Could not sign you in. If this email already has an account, sign in with its password.',
+      );
+      setPending(false);
       return;
     }
     router.replace('/');
@@ -51,7 +57,7 @@ export function SignUpForm() {
         required
         minLength={8}
         maxLength={128}
-        hint="8 to 128 characters."
+        hint="8 to 128 characters; common or easily guessed passwords are refused. A few unrelated words work well."
         error={fieldErrors.password}
       />
       <TextField

@@ -4,10 +4,13 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { PLAN_NAMES } from '@/lib/plans';
 import { withWorkspace } from '@/lib/portal/action';
-import { setWorkspacePlan } from '@/lib/workspaces/workspaces';
+import { portalActor } from '@/lib/portal/actor';
+import { chooseSelfServePlan } from '@/lib/workspaces/workspaces';
 
+// Any plan name is validated, but only the self-serve ones are applied (lib decides): a forged form naming
+// Business is refused there and changes nothing.
 export const changePlan = withWorkspace(z.object({ plan: z.enum(PLAN_NAMES, { error: 'Choose a plan' }) }), async (ctx, input) => {
-  const workspace = await setWorkspacePlan(ctx.workspace.id, input.plan);
+  const workspace = await chooseSelfServePlan(ctx.workspace.id, input.plan, await portalActor(ctx));
   revalidatePath('/', 'layout');
   return { plan: workspace.plan };
 });

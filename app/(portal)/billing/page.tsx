@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card, Notice, PageHeader } from '@/components/ui';
-import { allPlans } from '@/lib/plans';
+import { allPlans, isSelfServePlan, planAllowance } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
 import { PlanForm } from './plan-form';
 
@@ -8,16 +8,33 @@ export const metadata: Metadata = { title: 'Billing' };
 
 export default async function BillingPage() {
   const { workspace } = await requirePortalContext();
+  const selfServe = allPlans().filter((plan) => isSelfServePlan(plan.name));
+  const byOperator = allPlans().filter((plan) => !isSelfServePlan(plan.name));
   return (
     <>
       <PageHeader title="Billing" description={`Current plan: ${workspace.plan}`} />
       <div className="space-y-6">
         <Notice tone="info" title="No payment is taken">
-          There is no payment provider: switching plans here is free and takes effect immediately, on the very next API request.
+          There is no payment provider: switching to one of the plans below is free and takes effect immediately, on the very next API request.
         </Notice>
         <Card title="Change plan">
-          <PlanForm plans={allPlans()} current={workspace.plan} />
+          <PlanForm plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
         </Card>
+        {byOperator.length > 0 ? (
+          <Card title="Plans set by the operator">
+            <ul className="list-disc space-y-1 pl-5 text-sm">
+              {byOperator.map((plan) => (
+                <li key={plan.name}>
+                  <span className="font-semibold">{plan.name}</span>: {plan.description} {planAllowance(plan)}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-3 text-sm text-slate-600">
+              These plans are not self-serve. To move to one, ask the operator of this service, quoting your workspace id{' '}
+              <code className="rounded bg-slate-100 px-1">{workspace.id}</code>.
+            </p>
+          </Card>
+        ) : null}
       </div>
     </>
   );

@@ -1,33 +1,54 @@
 'use client';
 
-import { useActionState } from 'react';
-import { buttonClass, Notice } from '@/components/ui';
-import { cancelTestInvoice, simulatePayment } from './actions';
+import { useRouter } from 'next/navigation';
+import { useTransition } from 'react';
+import { ConfirmAction } from '@/components/confirm-action';
+import { useAnnounce } from '@/components/status';
+import { buttonClass } from '@/components/ui';
+import { cancelPortalInvoice, simulatePayment } from './actions';
 
-/** "Simulate payment" and "Cancel" for a test invoice. */
-export function InvoiceActions({ invoiceId }: { invoiceId: string }) {
-  const [payState, payAction, paying] = useActionState(simulatePayment, null);
-  const [cancelState, cancelAction, cancelling] = useActionState(cancelTestInvoice, null);
-  const error = (payState && !payState.ok ? payState.error : null) ?? (cancelState && !cancelState.ok ? cancelState.error : null);
+/** Actions on a pending invoice: cancel (asks first; test or live), and simulate payment (test only). */
+export function InvoiceActions({ invoiceId, environment }: { invoiceId: string; environment: 'test' | 'live' }) {
   return (
-    <div className="space-y-3">
-      {error ? <Notice tone="error">{error}</Notice> : null}
-      {payState?.ok ? <Notice tone="success">Payment simulated: the invoice is {payState.data.status}.</Notice> : null}
-      {cancelState?.ok ? <Notice tone="success">The invoice is {cancelState.data.status}.</Notice> : null}
-      <div className="flex flex-wrap gap-2">
-        <form action={payAction}>
-          <input type="hidden" name="invoiceId" value={invoiceId} />
-          <button type="submit" className={buttonClass.primary} disabled={paying || cancelling}>
-            Simulate payment
-          </button>
-        </form>
-        <form action={cancelAction}>
-          <input type="hidden" name="invoiceId" value={invoiceId} />
-          <button type="submit" className={buttonClass.secondary} disabled={paying || cancelling}>
-            Cancel invoice
-          </button>
-        </form>
-      </div>
+    <div className="flex flex-wrap gap-2">
+      {environment === 'test' ? <SimulatePaymentButton invoiceId={invoiceId} /> : null}
+      <ConfirmAction
+        action={cancelPortalInvoice}
+        fields={{ invoiceId, environment }}
+        trigger="Cancel invoice"
+        title="Cancel this invoice?"
+        confirm="Cancel invoice"
+        success={(data) => `Invoice ${data.id} is ${data.status}.`}
+      >
+        {environment === 'live'
+          ? 'The payer can no longer pay it, and this cannot be undone. Funds already sent to your wallet stay there: refund them yourself.'
+          : 'The test invoice can no longer be paid. This cannot be undone.'}
+      </ConfirmAction>
     </div>
+  );
+}
+
+function SimulatePaymentButton({ invoiceId }: { invoiceId: string }) {
+  const [pending, startTransition] = useTransition();
+  const announce = useAnnounce();
+  const router = useRouter();
+  // Announced from the transition: a success unmounts this button (the invoice is no longer pending).
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const formData = new FormData(event.currentTarget);
+        startTransition(async () => {
+          const result = await simulatePayment(null, formData);
+          announce(result.ok ? 'success' : 'error', result.ok ? `Payment simulated: invoice ${result.data.id} is ${result.data.status}.` : result.error);
+          router.refresh();
+        });
+      }}
+    >
+      <input type="hidden" name="invoiceId" value={invoiceId} />
+      <button type="submit" className={buttonClass.primary} disabled={pending}>
+        {pending ? 'Simulating…' : 'Simulate payment'}
+      </button>
+    </form>
   );
 }

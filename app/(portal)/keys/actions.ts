@@ -2,17 +2,28 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createApiKey, CreateKeyInput, revokeApiKey } from '@/lib/keys/keys';
+import { AllowedIps } from '@/lib/keys/allowlist';
+import { createApiKey, CreateKeyInput, revokeApiKey, ROLL_GRACE_CHOICES, rollApiKey } from '@/lib/keys/keys';
 import { withWorkspace } from '@/lib/portal/action';
+import { portalActor } from '@/lib/portal/actor';
+
+/** Expiry choices of the create form, in days ('' = never); the server turns the choice into expires_at. */
+const EXPIRY_CHOICES = ['', '7', '30', '90', '365'] as const;
+
+const PortalCreateKeyInput = CreateKeyInput.omit({ expiresAt: true, allowedIps: true }).extend({
+  expiresInDays: z.enum(EXPIRY_CHOICES, { error: 'Choose an expiry' }).optional(),
+  allowedIps: AllowedIps.optional(),
+});
 
 /**
  * Creates a key in the signed-in user's workspace. The secret is returned to the calling form only (the
  * response is Cache-Control: no-store, see next.config.js); it is not stored, logged or put in a URL.
  */
 export const createKey = withWorkspace(
-  CreateKeyInput,
-  async (ctx, input) => {
-    const { key, secret } = await createApiKey(ctx.workspace.id, input);
+  PortalCreateKeyInput,
+  async (ctx, { expiresInDays, ...input }) => {
+    const expiresAt = expiresInDays ? new Date(Date.now() + Number(expiresInDays) * 86_400_000) : undefined;
+    const { key, secret } = await createApiKey(ctx.workspace.id, { ...input, expiresAt }, await portalActor(ctx));
     revalidatePath('/keys');
     return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret };
   },
@@ -21,8 +32,24 @@ export const createKey = withWorkspace(
 
 /** Revokes a key of the signed-in user's workspace; another workspace's key id is "not found". */
 export const revokeKey = withWorkspace(z.object({ keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key') }), async (ctx, input) => {
-  const key = await revokeApiKey(input.keyId, ctx.workspace.id);
+  const key = await revokeApiKey(input.keyId, ctx.workspace.id, await portalActor(ctx));
   revalidatePath('/keys');
   revalidatePath('/usage');
   return { id: key.id, label: key.label };
 });
+
+/**
+ * Rolls a key of the signed-in user's workspace: the new secret goes back to the calling form only (shown
+ * once); the old key keeps working for the chosen grace period (now, 1 h, 24 h, 7 days).
+ */
+export const rollKey = withWorkspace(
+  z.object({
+    keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key'),
+    grace: z.coerce.number().refine((value) => (ROLL_GRACE_CHOICES as readonly number[]).includes(value), 'Choose a grace period'),
+  }),
+  async (ctx, input) => {
+    const { key, secret, old } = await rollApiKey(input.keyId, ctx.workspace.id, input.grace, await portalActor(ctx));
+    revalidatePath('/keys');
+    return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret, oldExpiresAt: old.expiresAt?.toISOString() ?? null };
+  },
+);

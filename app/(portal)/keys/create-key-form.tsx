@@ -1,8 +1,11 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CopyButton } from '@/components/copy-button';
+import { Dialog } from '@/components/dialog';
+import { useAnnounce } from '@/components/status';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
+import { useKeptForm } from '@/components/use-kept-form';
 import { createKey } from './actions';
 
 const SCOPE_OPTIONS = [
@@ -10,15 +13,29 @@ const SCOPE_OPTIONS = [
   { value: 'invoices:write', description: 'Create, cancel and simulate payment of invoices' },
 ] as const;
 
+/**
+ * Create-key form. After an error every field keeps what the user typed and chose (useKeptForm), so a
+ * corrected re-submit creates exactly the key on screen; only a success clears it.
+ */
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState(createKey, null);
+  const [state, onSubmit, pending] = useKeptForm(createKey);
   const [dismissed, setDismissed] = useState<number | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const submit = useRef<HTMLButtonElement>(null);
+  const announce = useAnnounce();
   const created = state?.ok && state.data.key.id !== dismissed ? state.data : null;
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
 
+  useEffect(() => {
+    if (state?.ok) {
+      form.current?.reset();
+      announce('success', `Key “${state.data.key.label}” created (${state.data.key.environment}).`);
+    }
+  }, [state, announce]);
+
   return (
     <>
-      <form action={action} className="space-y-4" aria-label="Create API key">
+      <form ref={form} onSubmit={onSubmit} className="space-y-4" aria-label="Create API key" noValidate={false}>
         {state && !state.ok ? <Notice tone="error">{state.error}</Notice> : null}
         <div>
           <label htmlFor="key-label" className="block text-sm font-medium">
@@ -37,7 +54,7 @@ export function CreateKeyForm() {
           />
           <FieldError id="key-label-error" message={errors.label} />
         </div>
-        <fieldset>
+        <fieldset aria-describedby={errors.environment ? 'key-environment-error' : undefined}>
           <legend className="text-sm font-medium">Environment</legend>
           <div className="mt-2 flex flex-wrap gap-4 text-sm">
             <label className="flex items-center gap-2">
@@ -47,8 +64,9 @@ export function CreateKeyForm() {
               <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
             </label>
           </div>
+          <FieldError id="key-environment-error" message={errors.environment} />
         </fieldset>
-        <fieldset aria-describedby="scopes-hint">
+        <fieldset aria-describedby={`scopes-hint${errors.scopes ? ' key-scopes-error' : ''}`}>
           <legend className="text-sm font-medium">Scopes</legend>
           <p id="scopes-hint" className="mt-1 text-xs text-slate-600">
             Leave both unchecked to give the key both scopes.
@@ -57,35 +75,66 @@ export function CreateKeyForm() {
             {SCOPE_OPTIONS.map((scope) => (
               <label key={scope.value} className="flex items-start gap-2">
                 <input type="checkbox" name="scopes" value={scope.value} className="mt-1" />
-                <span>
+                <span className="min-w-0">
                   <code className="font-mono">{scope.value}</code> <span className="text-slate-600">— {scope.description}</span>
                 </span>
               </label>
             ))}
           </div>
+          <FieldError id="key-scopes-error" message={errors.scopes} />
         </fieldset>
-        <button type="submit" className={buttonClass.primary} disabled={pending}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor="key-expiry" className="block text-sm font-medium">
+              Expires
+            </label>
+            <select id="key-expiry" name="expiresInDays" defaultValue="" className={`mt-1 ${inputClass}`}>
+              <option value="">Never</option>
+              <option value="7">In 7 days</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In 1 year</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor="key-allowed-ips" className="block text-sm font-medium">
+              Allowed IP addresses <span className="font-normal text-slate-600">(optional)</span>
+            </label>
+            <input
+              id="key-allowed-ips"
+              name="allowedIps"
+              type="text"
+              placeholder="e.g. 203.0.113.0/24, 2001:db8::/32"
+              aria-invalid={Boolean(errors.allowedIps)}
+              aria-describedby={errors.allowedIps ? 'key-allowed-ips-error key-allowed-ips-hint' : 'key-allowed-ips-hint'}
+              className={`mt-1 ${inputClass}`}
+            />
+            <p id="key-allowed-ips-hint" className="mt-1 text-xs text-slate-600">
+              IPv4 or IPv6 addresses or CIDR ranges, comma separated. Empty: any address.
+            </p>
+            <FieldError id="key-allowed-ips-error" message={errors.allowedIps} />
+          </div>
+        </div>
+        <button ref={submit} type="submit" className={buttonClass.primary} disabled={pending}>
           {pending ? 'Creating…' : 'Create key'}
         </button>
       </form>
 
-      {created ? (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-          <div
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby="new-key-title"
-            aria-describedby="new-key-warning"
-            className="w-full max-w-lg rounded-lg bg-white p-6 shadow-xl"
-          >
-            <h2 id="new-key-title" className="text-lg font-semibold">
-              API key created: {created.key.label}
-            </h2>
-            <div id="new-key-warning" className="mt-3">
-              <Notice tone="warning" title="Copy this secret now">
-                This is the only time the full secret is shown. We store only a hash of it: if you lose it, revoke the key and create a new one.
-              </Notice>
-            </div>
+      <Dialog
+        open={created !== null}
+        // The one moment the secret can be copied: Escape and the backdrop do not close it, only the button does.
+        dismissible={false}
+        onClose={() => {}}
+        initialFocus="#new-key-secret"
+        returnFocus={() => submit.current}
+        title={created ? `API key created: ${created.key.label}` : ''}
+        testId="new-key-dialog"
+      >
+        {created ? (
+          <>
+            <Notice tone="warning" title="Copy this secret now">
+              This is the only time the full secret is shown. We store only a hash of it: if you lose it, revoke the key and create a new one.
+            </Notice>
             <label htmlFor="new-key-secret" className="mt-4 block text-sm font-medium">
               Secret
             </label>
@@ -94,24 +143,23 @@ export function CreateKeyForm() {
                 id="new-key-secret"
                 readOnly
                 value={created.secret}
-                autoFocus
                 onFocus={(e) => e.currentTarget.select()}
-                className={`${inputClass} min-w-0 flex-1 font-mono`}
+                className={`${inputClass} w-full min-w-0 font-mono`}
                 data-testid="new-key-secret"
               />
               <CopyButton value={created.secret} label="Copy secret" />
             </div>
-            <p className="mt-3 text-sm text-slate-600">
-              Prefix <code className="font-mono">{created.key.prefix}</code> · scopes {created.key.scopes.join(', ')}
+            <p className="mt-3 break-words text-sm text-slate-600">
+              Prefix <code className="font-mono">{created.key.prefix}</code> · {created.key.environment} · scopes {created.key.scopes.join(', ')}
             </p>
             <div className="mt-6 flex justify-end">
               <button type="button" className={buttonClass.primary} onClick={() => setDismissed(created.key.id)}>
                 I have saved the secret
               </button>
             </div>
-          </div>
-        </div>
-      ) : null}
+          </>
+        ) : null}
+      </Dialog>
     </>
   );
 }

@@ -1,37 +1,21 @@
 'use client';
 
-import { useActionState, useState } from 'react';
-import { buttonClass } from '@/components/ui';
+import { ConfirmAction } from '@/components/confirm-action';
 import { revokeKey } from './actions';
 
-/** Revoke with an explicit confirmation step. */
+/** Revoke, after a confirmation dialog; the outcome is announced and the list refreshed (also after a conflict). */
 export function RevokeKeyButton({ keyId, label }: { keyId: number; label: string }) {
-  const [state, action, pending] = useActionState(revokeKey, null);
-  const [confirming, setConfirming] = useState(false);
-  if (!confirming) {
-    return (
-      <div>
-        <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(true)} aria-label={`Revoke key ${label}`}>
-          Revoke
-        </button>
-        {state && !state.ok ? (
-          <p role="alert" className="mt-1 text-sm text-red-700">
-            {state.error}
-          </p>
-        ) : null}
-      </div>
-    );
-  }
   return (
-    <form action={action} onSubmit={() => setConfirming(false)} className="flex flex-wrap items-center gap-2" aria-label={`Confirm revoking ${label}`}>
-      <input type="hidden" name="keyId" value={keyId} />
-      <span className="text-sm">Revoke “{label}”? Requests with it will fail at once.</span>
-      <button type="submit" className={buttonClass.danger} disabled={pending}>
-        Confirm revoke
-      </button>
-      <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(false)}>
-        Cancel
-      </button>
-    </form>
+    <ConfirmAction
+      action={revokeKey}
+      fields={{ keyId: String(keyId) }}
+      trigger="Revoke"
+      triggerLabel={`Revoke key ${label}`}
+      title={`Revoke “${label}”?`}
+      confirm="Revoke key"
+      success={(data) => `Key “${data.label}” revoked: requests with it now fail.`}
+    >
+      Requests with this key fail at once. This cannot be undone: create a new key to replace it.
+    </ConfirmAction>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { DailyChart } from '@/components/daily-chart';
-import { Card, DataTable, EnvironmentBadge, PageHeader, StatusBadge } from '@/components/ui';
+import { Card, DataTable, EnvironmentBadge, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { UsageBar } from '@/components/usage-bar';
 import { planLimits } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
@@ -38,11 +38,11 @@ export default async function UsagePage() {
             <DataTable testId="usage-by-key" columns={[{ label: 'Key' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Status' }, { label: 'Requests this month', align: 'right' }]}>
               {byKey.map((key) => (
                 <tr key={key.keyId}>
-                  <td className="px-3 py-2 font-medium">{key.label}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{key.prefix}…</td>
-                  <td className="px-3 py-2"><EnvironmentBadge environment={key.environment} /></td>
-                  <td className="px-3 py-2"><StatusBadge status={key.revoked ? 'revoked' : 'active'} /></td>
-                  <td className="px-3 py-2 text-right tabular-nums">{key.count.toLocaleString('en-US')}</td>
+                  <Td label="Key" className="break-words font-medium">{key.label}</Td>
+                  <Td label="Prefix" className="font-mono text-xs">{key.prefix}…</Td>
+                  <Td label="Environment"><EnvironmentBadge environment={key.environment} /></Td>
+                  <Td label="Status"><StatusBadge status={key.revoked ? 'revoked' : 'active'} /></Td>
+                  <Td label="Requests this month" className="text-right tabular-nums">{key.count.toLocaleString('en-US')}</Td>
                 </tr>
               ))}
             </DataTable>

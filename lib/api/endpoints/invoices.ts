@@ -14,7 +14,7 @@ import type { AuthorizedKey } from '../../keys/authorize';
 import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
 import type { InvoiceRecord } from '../../invoices/serialize';
 
-const EmptyBody = z.strictObject({}).describe('No fields; an empty body or {}');
+const EmptyBody = z.strictObject({}).meta({ id: 'EmptyRequest', description: 'No fields; an empty body or {}' });
 
 function scopeOf(key: AuthorizedKey) {
   return { workspaceId: key.workspace.id, environment: key.environment };
@@ -66,6 +66,7 @@ export const getInvoiceEndpoint = defineEndpoint({
   method: 'GET',
   path: '/v1/invoices/{id}',
   summary: 'Retrieve an invoice',
+  description: 'With its status as of now (a pending invoice past `expires_at` reads as `expired`). An id of another workspace or environment is a 404.',
   tags: ['Invoices'],
   scope: 'invoices:read',
   params: InvoiceIdParams,

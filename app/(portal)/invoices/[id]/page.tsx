@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CopyButton } from '@/components/copy-button';
-import { Card, DataTable, EnvironmentBadge, formatDate, PageHeader, StatusBadge } from '@/components/ui';
+import { CopyableValue, CopyButton } from '@/components/copy-button';
+import { LocalTime } from '@/components/local-time';
+import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
 import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
@@ -32,64 +33,69 @@ async function findInvoice(workspaceId: string, id: string) {
   return null;
 }
 
-export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
+export default async function InvoicePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { workspace } = await requirePortalContext();
   const { id } = await params;
+  const justCreated = (await searchParams).created === '1';
   if (!INVOICE_ID_PATTERN.test(id)) notFound();
   const invoice = await findInvoice(workspace.id, id);
   if (!invoice) notFound();
+  const isTest = invoice.environment === 'test';
   const rows: Array<[string, React.ReactNode]> = [
+    ['Invoice id', <CopyableValue key="i" value={invoice.id} name="invoice id" />],
     ['Status', <StatusBadge key="s" status={invoice.status} />],
     ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
     ['Amount', `${invoice.amount} ${invoice.currency}`],
-    ['Pay amount', <code key="pa" className="font-mono text-xs">{`${invoice.pay_amount} ${invoice.currency}`}</code>],
+    ['Pay amount', <CopyableValue key="pa" value={invoice.pay_amount} name="pay amount" />],
     ['Received', `${invoice.amount_received} ${invoice.currency}`],
     ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],
     ['Network', invoice.network],
-    [
-      'Pay address',
-      <span key="a">
-        <code className="break-all font-mono text-xs">{invoice.pay_address}</code>
-        {invoice.environment === 'test' ? <span className="block text-xs text-amber-800">Test invoice — do not send funds.</span> : null}
-      </span>,
-    ],
+    ['Pay address', <CopyableValue key="a" value={invoice.pay_address} name="pay address" />],
     [
       'Hosted page',
       invoice.hosted_url ? (
-        <span key="h" className="flex flex-wrap items-center gap-2">
-          <a href={invoice.hosted_url} className="break-all font-mono text-xs text-indigo-700 underline" data-testid="hosted-url">
+        <span key="h" className="inline-flex max-w-full flex-wrap items-center gap-2">
+          <a href={invoice.hosted_url} className="min-w-0 break-all font-mono text-xs text-indigo-700 underline" data-testid="hosted-url">
             {invoice.hosted_url}
           </a>
-          <CopyButton value={invoice.hosted_url} label="Copy link" />
+          <CopyButton value={invoice.hosted_url} name="hosted link" size="sm" />
         </span>
       ) : (
         '—'
       ),
     ],
-    ['Payment URI', <code key="u" className="break-all font-mono text-xs">{invoice.payment_uri}</code>],
-    ['Redirect URL', invoice.redirect_url ? <code key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</code> : '—'],
-    ['Description', invoice.description ?? '—'],
-    ['Order id', invoice.order_id ?? '—'],
-    ['Created', formatDate(invoice.created_at)],
-    ['Expires', formatDate(invoice.expires_at)],
-    ['Paid', formatDate(invoice.paid_at)],
-    ['Cancelled', formatDate(invoice.cancelled_at)],
+    ['Payment URI', <CopyableValue key="u" value={invoice.payment_uri} name="payment URI" />],
+    ['Redirect URL', invoice.redirect_url ? <span key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</span> : '—'],
+    ['Description', <span key="d" className="break-words">{invoice.description ?? '—'}</span>],
+    ['Order id', invoice.order_id ? <CopyableValue key="o" value={invoice.order_id} name="order id" /> : '—'],
+    ['Created', <LocalTime key="c" value={invoice.created_at} />],
+    ['Expires', <LocalTime key="x" value={invoice.expires_at} />],
+    ['Paid', <LocalTime key="p" value={invoice.paid_at} />],
+    ['Cancelled', <LocalTime key="k" value={invoice.cancelled_at} />],
     ['Payment', invoice.payment ? <code key="p" className="break-all font-mono text-xs">{`${invoice.payment.amount} · ${invoice.payment.tx_hash}${invoice.payment.simulated ? ' (simulated)' : ''}`}</code> : '—'],
   ];
   return (
     <>
-      <PageHeader title={`Invoice ${invoice.id}`}>
+      <PageHeader title="Invoice" description={<span className="break-all font-mono">{invoice.id}</span>}>
         <Link href={`/invoices?env=${invoice.environment}`} className="text-sm font-semibold text-indigo-700 underline">
           Back to {invoice.environment} invoices
         </Link>
       </PageHeader>
       <div className="space-y-6">
+        {justCreated ? <Notice tone="success">Invoice created. Send the payer the amount, network and pay address below.</Notice> : null}
+        {isTest ? (
+          <Notice tone="warning" title="Test invoice — do not send funds">
+            Its pay address is the documented test address, which belongs to nobody: real funds sent to it are lost. Pay it with “Simulate payment”.
+          </Notice>
+        ) : null}
         <Card>
-          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]" data-testid="invoice-detail">
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]" data-testid="invoice-detail">
             {rows.map(([label, value]) => (
               <div key={label} className="contents">
                 <dt className="text-slate-600">{label}</dt>
-                <dd data-field={label}>{value}</dd>
+                <dd data-field={label} className="min-w-0">
+                  {value}
+                </dd>
               </div>
             ))}
           </dl>
@@ -115,21 +121,19 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   </td>
                   <td className="px-3 py-2 text-right" data-field="confirmations">{payment.confirmations}</td>
                   <td className="px-3 py-2 text-right">{payment.block_number}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">{formatDate(payment.detected_at)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap"><LocalTime value={payment.detected_at} /></td>
                 </tr>
               ))}
             </DataTable>
           )}
         </Card>
-        {invoice.environment === 'test' ? (
-          <Card title="Test actions">
-            {invoice.status === 'pending' ? (
-              <InvoiceActions invoiceId={invoice.id} />
-            ) : (
-              <p className="text-sm text-slate-600">Only pending invoices can be paid or cancelled; this one is {invoice.status}.</p>
-            )}
-          </Card>
-        ) : null}
+        <Card title="Actions">
+          {invoice.status === 'pending' ? (
+            <InvoiceActions invoiceId={invoice.id} environment={invoice.environment} />
+          ) : (
+            <p className="text-sm text-slate-600">Only pending invoices can be {isTest ? 'paid or cancelled' : 'cancelled'}; this one is {invoice.status}.</p>
+          )}
+        </Card>
       </div>
     </>
   );

@@ -1,0 +1,42 @@
+import type { Metadata } from 'next';
+import { Card, formatDate, PageHeader } from '@/components/ui';
+import { listOAuthAccounts } from '@/lib/auth/oauth';
+import { githubOAuth } from '@/lib/env';
+import { requirePortalContext } from '@/lib/portal/context';
+import { ConnectGitHub } from './connect-github';
+import { PasswordForm } from './password-form';
+
+export const metadata: Metadata = { title: 'Account' };
+
+export default async function AccountPage() {
+  const ctx = await requirePortalContext();
+  const accounts = await listOAuthAccounts(ctx.userId);
+  const github = accounts.find((account) => account.provider === 'github');
+  return (
+    <>
+      <PageHeader title="Account" description={`Signed in as ${ctx.email}`} />
+      <div className="space-y-6">
+        <Card title="Password">
+          <PasswordForm />
+        </Card>
+        {githubOAuth() ? (
+          <Card title="GitHub sign-in">
+            {github ? (
+              <p className="text-sm">
+                Connected{github.email ? ` (${github.email})` : ''} on {formatDate(github.createdAt)}. You can sign in with GitHub.
+              </p>
+            ) : (
+              <>
+                <p className="mb-3 text-sm text-slate-600">
+                  Sign in with GitHub to this account. A GitHub sign-in is joined to an account only from here, never because the email
+                  addresses match.
+                </p>
+                <ConnectGitHub />
+              </>
+            )}
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+import { errorsDocumentRoute } from '@/lib/api/route';
+
+export const { GET } = errorsDocumentRoute();

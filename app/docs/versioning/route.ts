@@ -1,0 +1,3 @@
+import { versioningPolicyRoute } from '@/lib/api/route';
+
+export const { GET } = versioningPolicyRoute();

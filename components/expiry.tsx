@@ -1,0 +1,19 @@
+/** "in 59 min", "in 23 h", "in 6 days": how long until `date` (which is in the future). */
+export function timeUntil(date: Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.round((date.getTime() - now.getTime()) / 1000));
+  if (seconds < 60) return 'in less than a minute';
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  if (seconds < 48 * 3600) return `in ${Math.round(seconds / 3600)} h`;
+  return `in ${Math.round(seconds / 86_400)} days`;
+}
+
+/** The expiry line under a key's status: "expires in 23 h", "expired 2026-11-23 10:00 UTC", nothing when none. */
+export function KeyExpiry({ expiresAt, revoked, now = new Date() }: { expiresAt: Date | null; revoked: boolean; now?: Date }) {
+  if (!expiresAt || revoked) return null;
+  const past = expiresAt.getTime() <= now.getTime();
+  return (
+    <span className="mt-1 block whitespace-nowrap text-xs text-slate-600" title={expiresAt.toISOString()}>
+      {past ? `expired ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC` : `expires ${timeUntil(expiresAt, now)}`}
+    </span>
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * Every action the audit log records, in one place: the portal page labels them from here, and a new action
+ * is added here first. Names are `<object>.<verb>`, past tense.
+ */
+export const AUDIT_ACTIONS = {
+  'user.signed_in': 'Signed in',
+  'key.created': 'API key created',
+  'key.rolled': 'API key rolled',
+  'key.revoked': 'API key revoked',
+  'wallet.set': 'Payout wallet set',
+  'wallet.removed': 'Payout wallet removed',
+  'plan.changed': 'Plan changed',
+  'webhook_endpoint.created': 'Webhook endpoint created',
+  'webhook_endpoint.changed': 'Webhook endpoint changed',
+  'webhook_endpoint.secret_rolled': 'Webhook signing secret rolled',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+}

@@ -1,0 +1,18 @@
+import { EvmWatcher } from './evm/evm-watcher';
+import { EVM_NETWORKS, isWatched } from './networks';
+import { jsonLog, runWatcher, type ChainWatcher, type RunOptions } from './watcher';
+
+/** The watchers of this deployment: one per network with an RPC URL. Tron and Bitcoin are not watched yet. */
+export function configuredWatchers(): ChainWatcher[] {
+  return EVM_NETWORKS.filter((network) => isWatched(network)).map((network) => new EvmWatcher(network, { log: jsonLog }));
+}
+
+/**
+ * Starts every configured watcher (for the worker); each runs until `signal` aborts, as the only watcher of
+ * its network across processes. A watcher that refuses its RPC (chain id mismatch) stops; the others go on.
+ */
+export function startChainWatchers(signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+  return Promise.all(
+    configuredWatchers().map((watcher) => runWatcher(watcher, signal, options).catch(() => undefined)),
+  ).then(() => undefined);
+}

@@ -1,0 +1,87 @@
+import { db, TRANSACTION_OPTIONS } from '../db';
+import { AppError } from '../errors';
+import { formatAmount } from '../invoices/serialize';
+import { recordSettlementInvoiceEvent } from './events';
+
+/** A confirmed transfer to one of the workspace's wallets that matched no invoice (SPEC §7). */
+export interface UnmatchedPayment {
+  id: string;
+  network: string;
+  currency: string;
+  amount: string;
+  txHash: string;
+  from: string;
+  to: string;
+  blockNumber: number;
+  confirmedAt: Date | null;
+}
+
+/** Newest first: confirmed payments with no invoice, sent to an address that is this workspace's wallet. */
+export async function listUnmatchedPayments(workspaceId: string, limit = 100): Promise<UnmatchedPayment[]> {
+  const rows = await db().$queryRaw<
+    Array<{ id: string; network: string; currency: string; amount: string; tx_hash: string; from_address: string; to_address: string; block_number: bigint; confirmed_at: Date | null }>
+  >`
+    SELECT p.id, p.network, p.currency, p.amount::text AS amount, p.tx_hash, p.from_address, p.to_address, p.block_number, p.confirmed_at
+      FROM payments p
+     WHERE p.invoice_id IS NULL AND p.status = 'confirmed'
+       AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND lower(w.address) = p.to_address)
+     ORDER BY p.block_number DESC, p.log_index DESC
+     LIMIT ${limit}`;
+  return rows.map((row) => ({
+    id: row.id,
+    network: row.network,
+    currency: row.currency,
+    amount: formatAmount(row.amount),
+    txHash: row.tx_hash,
+    from: row.from_address,
+    to: row.to_address,
+    blockNumber: Number(row.block_number),
+    confirmedAt: row.confirmed_at,
+  }));
+}
+
+/**
+ * The merchant attaches an unmatched payment to one of its live invoices (same network and asset, not paid,
+ * cancelled or processing). amount_received ≥ amount → paid (payment_exception "overpaid" above pay_amount);
+ * less → stays pending, "underpaid". One transaction, with invoice.paid when it pays the invoice. Both rows are
+ * locked, so a payment is attached once and an invoice is paid once whatever the concurrency.
+ */
+export async function attachPayment(workspaceId: string, paymentId: string, invoiceId: string, now: Date = new Date()) {
+  return db().$transaction(async (tx) => {
+    const payments = await tx.$queryRaw<Array<{ network: string; currency: string; amount: string; tx_hash: string }>>`
+      SELECT p.network, p.currency, p.amount::text AS amount, p.tx_hash FROM payments p
+       WHERE p.id = ${paymentId} AND p.invoice_id IS NULL AND p.status = 'confirmed'
+         AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND lower(w.address) = p.to_address)
+       FOR UPDATE OF p`;
+    const payment = payments[0];
+    if (!payment) throw new AppError('not_found', 'No unmatched payment with this id was sent to this workspace\'s wallets');
+    const invoices = await tx.$queryRaw<Array<{ status: string; network: string; currency: string }>>`
+      SELECT status::text AS status, network, currency FROM invoices
+       WHERE id = ${invoiceId} AND workspace_id = ${workspaceId} AND environment = 'live' FOR UPDATE`;
+    const invoice = invoices[0];
+    if (!invoice) throw new AppError('invoice_not_found', 'No live invoice with this id exists in this workspace');
+    if (invoice.network !== payment.network || invoice.currency !== payment.currency) {
+      throw new AppError('invoice_not_payable', `The payment is ${payment.currency} on ${payment.network}; the invoice is ${invoice.currency} on ${invoice.network}`);
+    }
+    if (invoice.status !== 'pending') throw new AppError('invoice_not_payable', `Only pending or expired invoices take a payment; this invoice is ${invoice.status}`);
+    await tx.$executeRaw`UPDATE payments SET invoice_id = ${invoiceId} WHERE id = ${paymentId}`;
+    const updated = await tx.$queryRaw<Array<{ status: string; payment_exception: string | null }>>`
+      UPDATE invoices SET
+        has_payments = true,
+        amount_received = amount_received + ${payment.amount}::numeric,
+        status = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN 'paid'::"InvoiceStatus" ELSE status END,
+        paid_at = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN ${now}::timestamptz ELSE paid_at END,
+        payment_tx_hash = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN ${payment.tx_hash} ELSE payment_tx_hash END,
+        payment_amount = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN amount_received + ${payment.amount}::numeric ELSE payment_amount END,
+        payment_simulated = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN false ELSE payment_simulated END,
+        payment_exception = CASE
+          WHEN amount_received + ${payment.amount}::numeric > pay_amount THEN 'overpaid'
+          WHEN amount_received + ${payment.amount}::numeric >= amount THEN NULL
+          ELSE 'underpaid' END
+      WHERE id = ${invoiceId}
+      RETURNING status::text AS status, payment_exception`;
+    const result = updated[0]!;
+    if (result.status === 'paid') await recordSettlementInvoiceEvent(tx, invoiceId, 'invoice.paid', now);
+    return { status: result.status, paymentException: result.payment_exception };
+  }, TRANSACTION_OPTIONS);
+}
