@@ -15,6 +15,7 @@ import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { env, githubOAuth, publicUrl } from '../lib/env';
+import { payContentSecurityPolicy } from '../lib/http/pay-csp';
 import { newNonce, securityHeaders, type SecurityHeaderOptions } from '../lib/http/security-headers';
 
 type Handle = ReturnType<ReturnType<typeof next>['getRequestHandler']>;
@@ -52,6 +53,11 @@ function onRequest(
   } else {
     const nonce = newNonce();
     const headers = securityHeaders(nonce, headerOptions);
+    // The public hosted payment page (SPEC §8) gets its own stricter policy, and is never indexed.
+    if (url.startsWith('/pay/')) {
+      headers['Content-Security-Policy'] = payContentSecurityPolicy(nonce, headerOptions);
+      headers['X-Robots-Tag'] = 'noindex, nofollow';
+    }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     req.headers['content-security-policy'] = headers['Content-Security-Policy'];
   }

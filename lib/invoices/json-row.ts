@@ -14,7 +14,7 @@ import type { StoredInvoiceStatus } from './state';
 export const JSON_ROW = `json_build_array(id, environment, status, amount::text, currency, network, pay_address, description,
   metadata, order_id, created_at, expires_at, paid_at, cancelled_at, payment_tx_hash, payment_amount::text, payment_simulated,
   pay_amount::text, redirect_url, amount_received::text, payment_exception,
-  CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END)`;
+  CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END, pay_token)`;
 
 type PaymentJsonRow = [
   id: string,
@@ -54,6 +54,7 @@ export type InvoiceJsonRow = [
   amountReceived: string,
   paymentException: string | null,
   payments: PaymentJsonRow[],
+  payToken: string | undefined,
 ];
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
@@ -100,6 +101,8 @@ export function fromJson(row: InvoiceJsonRow): InvoiceRecord {
     amountReceived: row[19] ?? (row[2] === 'paid' ? row[3] : '0'),
     paymentException: row[20] ?? null,
     payments: (row[21] ?? []).map(paymentFromJson),
+    // Snapshots written before the hosted page existed have no token: their hosted_url is null.
+    payToken: row[22] ?? null,
   };
 }
 

@@ -226,6 +226,10 @@ export const InvoiceResource = withDocumentedRule(z
     metadata: Metadata,
     order_id: OrderId.nullable(),
     redirect_url: z.string().nullable(),
+    hosted_url: z
+      .string()
+      .nullable()
+      .describe('The hosted payment page to send the payer to: `<PUBLIC_URL>/pay/<token>`, a random capability URL (not the invoice id). null only in event snapshots written before hosted pages existed'),
     created_at: Timestamp,
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),

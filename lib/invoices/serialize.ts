@@ -1,5 +1,6 @@
 import { paymentUri } from '../chain/payment-uri';
 import { testPayAddress } from '../wallets/address';
+import { hostedUrl } from './hosted-url';
 import type { Currency, Network } from './currencies';
 import type { InvoiceResource, PaymentResource } from './schemas';
 import { effectiveStatus, type PaymentException, type StoredInvoiceStatus } from './state';
@@ -47,6 +48,8 @@ export interface InvoiceRecord {
   amountReceived: DecimalLike;
   paymentException: string | null;
   payments: PaymentRecord[];
+  /** The hosted page's capability token; null only in event snapshots older than the hosted page. */
+  payToken: string | null;
 }
 
 /** Decimal → plain decimal string without exponent or trailing fractional zeros ("10.50" → "10.5"). */
@@ -99,6 +102,7 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
     metadata: (row.metadata ?? {}) as Record<string, string>,
     order_id: row.orderId,
     redirect_url: row.redirectUrl,
+    hosted_url: row.payToken === null ? null : hostedUrl(row.payToken),
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
     paid_at: iso(row.paidAt),

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CopyableValue } from '@/components/copy-button';
+import { CopyableValue, CopyButton } from '@/components/copy-button';
 import { LocalTime } from '@/components/local-time';
 import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
@@ -51,6 +51,19 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
     ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],
     ['Network', invoice.network],
     ['Pay address', <CopyableValue key="a" value={invoice.pay_address} name="pay address" />],
+    [
+      'Hosted page',
+      invoice.hosted_url ? (
+        <span key="h" className="inline-flex max-w-full flex-wrap items-center gap-2">
+          <a href={invoice.hosted_url} className="min-w-0 break-all font-mono text-xs text-indigo-700 underline" data-testid="hosted-url">
+            {invoice.hosted_url}
+          </a>
+          <CopyButton value={invoice.hosted_url} name="hosted link" size="sm" />
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
     ['Payment URI', <CopyableValue key="u" value={invoice.payment_uri} name="payment URI" />],
     ['Redirect URL', invoice.redirect_url ? <span key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</span> : '—'],
     ['Description', <span key="d" className="break-words">{invoice.description ?? '—'}</span>],

@@ -1,0 +1,100 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import QRCode from 'qrcode';
+import { CopyButton } from '@/components/copy-button';
+import { hostedInvoice } from '@/lib/invoices/hosted';
+import { PayStatus } from './pay-status';
+
+/** Never prerendered or cached: the page reads the invoice at each request (and carries the CSP nonce). */
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = {
+  title: { absolute: 'Payment' },
+  robots: { index: false, follow: false },
+  referrer: 'no-referrer',
+};
+
+/** The options the QR is drawn with (the e2e test re-renders the payment_uri with them and compares). */
+const QR_OPTIONS = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 } as const;
+
+/**
+ * The hosted payment page (SPEC §8), public: the token is the capability. Shows only this invoice's payment
+ * fields and the workspace's name; the status part (pay-status.tsx) keeps itself live.
+ */
+export default async function PayPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const invoice = await hostedInvoice(token);
+  if (!invoice) notFound();
+  const test = invoice.environment === 'test';
+  // Closed invoices send no payment details at all (not even inside the client component's props).
+  const payable = invoice.status === 'pending' || invoice.status === 'processing';
+  const qr = payable ? await QRCode.toString(invoice.paymentUri, QR_OPTIONS) : '';
+  return (
+    <main className="mx-auto w-full max-w-lg px-4 py-8">
+      {test ? (
+        <p className="mb-4 rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900" data-testid="test-banner">
+          Test invoice — do not send funds. Nothing sent to this address will be credited.
+        </p>
+      ) : null}
+      <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <p className="text-sm text-slate-600" data-testid="workspace-name">
+          {invoice.workspaceName}
+        </p>
+        <h1 className="mt-1 text-2xl font-bold" data-testid="amount">
+          {invoice.amount} {invoice.currency}
+        </h1>
+        {invoice.description ? <p className="mt-1 break-words text-slate-700" data-testid="description">{invoice.description}</p> : null}
+        <p className="mt-1 text-sm text-slate-700">
+          on <span data-testid="network">{invoice.networkName}</span>
+        </p>
+        <PayStatus
+          token={token}
+          test={test}
+          initial={{
+            status: invoice.status,
+            confirmations: invoice.confirmations,
+            confirmations_required: invoice.confirmations_required,
+            expires_at: invoice.expires_at,
+            redirect_url: invoice.redirect_url,
+          }}
+        >
+          {payable ? (
+          <section aria-label="Payment details" className="mt-5 space-y-4" data-testid="payment-details">
+            <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="warning">
+              Send only {invoice.currency} on {invoice.networkName}, exactly the amount below: any other asset or network is lost.
+            </p>
+            <div>
+              <h2 className="text-sm font-semibold text-slate-700">Exact amount to send</h2>
+              <div className="mt-1 flex flex-wrap items-center gap-2">
+                <code className="break-all font-mono text-lg" data-testid="pay-amount">
+                  {invoice.payAmount}
+                </code>
+                <span className="font-mono text-lg">{invoice.currency}</span>
+                <CopyButton value={invoice.payAmount} label="Copy amount" />
+              </div>
+            </div>
+            <div>
+              <h2 className="text-sm font-semibold text-slate-700">To this address</h2>
+              <div className="mt-1 flex flex-wrap items-center gap-2">
+                <code className="min-w-0 break-all font-mono text-sm" data-testid="pay-address">
+                  {invoice.payAddress}
+                </code>
+                <CopyButton value={invoice.payAddress} label="Copy address" />
+              </div>
+            </div>
+            <div
+              role="img"
+              aria-label={`QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
+              className="mx-auto w-56 max-w-full bg-white"
+              data-testid="qr"
+              data-payment-uri={invoice.paymentUri}
+              // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
+              dangerouslySetInnerHTML={{ __html: qr }}
+            />
+          </section>
+          ) : null}
+        </PayStatus>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,9 @@
+import { publicUrl } from '../env';
+
+/** The hosted payment page of an invoice (SPEC §8): a capability URL, see docs/hosted-page.md. */
+export function hostedUrl(payToken: string): string {
+  return `${publicUrl()}/pay/${payToken}`;
+}
+
+/** The shape the database gives a token (64 lowercase hex): anything else is a 404 without a query. */
+export const PAY_TOKEN_PATTERN = /^[0-9a-f]{64}$/;

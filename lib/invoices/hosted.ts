@@ -1,0 +1,106 @@
+import { meteringSql, runStatement } from '../db';
+import { confirmations, isEvmNetwork } from '../chain/networks';
+import type { Network } from './currencies';
+import { PAY_TOKEN_PATTERN } from './hosted-url';
+import { simulateInvoicePayment } from './invoices';
+import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
+import { toInvoiceResource } from './serialize';
+import type { InvoiceStatus } from './state';
+
+/**
+ * The hosted payment page's reads (SPEC §8). The token is the only key: whoever holds the link sees this one
+ * invoice's payment fields and the workspace's name, nothing else of the workspace (no metadata, order id, keys
+ * or other invoices) — the view types below carry only what the page shows.
+ */
+
+export const NETWORK_NAMES: Record<Network, string> = {
+  ethereum: 'Ethereum',
+  polygon: 'Polygon PoS',
+  base: 'Base',
+  tron: 'Tron (TRC-20)',
+  bitcoin: 'Bitcoin',
+};
+
+/** What the live status endpoint answers: status fields only. */
+export interface HostedStatus {
+  status: InvoiceStatus;
+  /** A transfer is on chain and counting confirmations (status processing). */
+  confirmations: number | null;
+  confirmations_required: number | null;
+  expires_at: string;
+  /** Only once paid: where "Return to merchant" goes. */
+  redirect_url: string | null;
+}
+
+export interface HostedInvoice extends HostedStatus {
+  workspaceName: string;
+  environment: 'test' | 'live';
+  description: string | null;
+  amount: string;
+  currency: string;
+  network: Network;
+  networkName: string;
+  payAmount: string;
+  payAddress: string;
+  paymentUri: string;
+}
+
+type Row = { invoice: InvoiceJsonRow; workspace_id: string; workspace_name: string };
+
+async function rowByToken(token: string): Promise<Row | null> {
+  if (!PAY_TOKEN_PATTERN.test(token)) return null;
+  const rows = await runStatement<Row>(
+    meteringSql(),
+    // JSON_ROW's columns are unqualified: the workspace's name comes from a subquery, not a join.
+    `SELECT ${JSON_ROW} AS invoice, workspace_id,
+            (SELECT w.name FROM workspaces w WHERE w.id = invoices.workspace_id) AS workspace_name
+       FROM invoices WHERE pay_token = $1`,
+    [token],
+  );
+  return rows[0] ?? null;
+}
+
+export async function hostedInvoice(token: string, now = new Date()): Promise<HostedInvoice | null> {
+  const row = await rowByToken(token);
+  if (!row) return null;
+  const invoice = toInvoiceResource(fromJson(row.invoice), now);
+  const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
+  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : null;
+  return {
+    status: invoice.status,
+    confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,
+    confirmations_required: invoice.status === 'processing' ? required : null,
+    expires_at: invoice.expires_at,
+    redirect_url: invoice.status === 'paid' ? invoice.redirect_url : null,
+    workspaceName: row.workspace_name,
+    environment: invoice.environment,
+    description: invoice.description,
+    amount: invoice.amount,
+    currency: invoice.currency,
+    network: invoice.network,
+    networkName: NETWORK_NAMES[invoice.network],
+    payAmount: invoice.pay_amount,
+    payAddress: invoice.pay_address,
+    paymentUri: invoice.payment_uri,
+  };
+}
+
+export async function hostedStatus(token: string, now = new Date()): Promise<HostedStatus | null> {
+  const invoice = await hostedInvoice(token, now);
+  if (!invoice) return null;
+  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url } = invoice;
+  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url };
+}
+
+/**
+ * "Simulate payment" on a test invoice's page: the same domain function as POST /v1/invoices/{id}/simulate_payment,
+ * scoped to the invoice's own workspace and environment (so live invoices get test_mode_only, paid ones 409).
+ * Returns null when the token names no invoice.
+ */
+export async function simulateHostedPayment(token: string, now = new Date()) {
+  const row = await rowByToken(token);
+  if (!row) return null;
+  const record = fromJson(row.invoice);
+  await simulateInvoicePayment({ workspaceId: row.workspace_id, environment: record.environment }, record.id, now);
+  return hostedStatus(token, now);
+}
