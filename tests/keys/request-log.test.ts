@@ -27,19 +27,23 @@ describe('request log', () => {
     const account = await seedAccount({ plan: 'Developer' });
     const created = await call('POST', '/v1/invoices', { key: account.secret, body: { ...VALID_INVOICE, description: 'body-marker-123' }, headers: { 'Idempotency-Key': 'order-77' } });
     expect(created.status).toBe(201);
-    const notFound = await call('GET', '/v1/invoices/inv_000000000000000000000000?limit=1', { key: account.secret });
+    const notFound = await call('GET', '/v1/invoices/inv_000000000000000000000000', { key: account.secret });
     expect(notFound.status).toBe(404);
+    // The query string is never logged (it may carry what the client should not have put there).
+    const withQuery = await call('GET', '/v1/invoices?limit=1&secret-ish=marker-in-query', { key: account.secret });
+    expect(withQuery.status).toBe(400); // an unknown query parameter
     const invalid = await call('POST', '/v1/invoices', { key: account.secret, body: { amount: 'x' } });
     expect(invalid.status).toBe(400);
     await revokeApiKey(account.key.id, account.workspace.id);
     const revoked = await call('GET', '/v1/me', { key: account.secret });
     expect(revoked.status).toBe(401);
 
-    const ids = [created, notFound, invalid, revoked].map((r) => r.headers.get('request-id')!);
+    const ids = [created, notFound, withQuery, invalid, revoked].map((r) => r.headers.get('request-id')!);
     const rows = await logged(ids);
     expect(rows.map((r) => [r.method, r.path, r.status])).toEqual([
       ['POST', '/v1/invoices', 201],
       ['GET', '/v1/invoices/inv_000000000000000000000000', 404],
+      ['GET', '/v1/invoices', 400],
       ['POST', '/v1/invoices', 400],
       ['GET', '/v1/me', 401],
     ]);
@@ -55,6 +59,7 @@ describe('request log', () => {
     expect(everything).not.toContain(account.secret.slice(5, 25));
     expect(everything).not.toContain('body-marker-123');
     expect(everything).not.toContain('limit=1');
+    expect(everything).not.toContain('marker-in-query');
   });
 
   it('a request without a known key is not logged (there is no workspace to show it to)', async () => {
