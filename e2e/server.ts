@@ -85,7 +85,7 @@ async function main() {
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.
   const webhookEnv = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   // Its per-job log lines stay out of Playwright's output; they are printed if it dies.
-  worker = await startWorker({ databaseUrl, env: webhookEnv, stdio: 'pipe' });
+  worker = await startWorker({ databaseUrl, env: { ...webhookEnv, PUBLIC_URL: `http://127.0.0.1:${port}` }, stdio: 'pipe' });
   log('worker ready');
   server = await startNext({
     port,

@@ -114,7 +114,8 @@ async function main() {
   if (shuttingDown) return;
   const devEnv: Record<string, string> = dev && process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
   server = await startNext({ mode: dev ? 'dev' : 'start', port, databaseUrl: db.url, timeoutMs: 600_000, env: devEnv });
-  await runWorker(db.url, devEnv);
+  // The worker renders events (hosted_url) with the same public origin as Next: PUBLIC_URL, or localhost:PORT.
+  await runWorker(db.url, { ...devEnv, PORT: String(port) });
   console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`);
   const code = await server.exited;
   if (!shuttingDown) {

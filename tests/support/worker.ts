@@ -10,6 +10,8 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
     stdio: 'pipe',
     env: {
       WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY,
+      // The same public origin as the app server, so hosted_url in delivered events matches GET /v1/events.
+      PUBLIC_URL: process.env.TEST_BASE_URL,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
       // These workers watch no chain: tests/chain drives its watchers itself, one pass at a time (a watcher here
