@@ -55,6 +55,8 @@ test('billing: only self-serve plans are offered; a forged form naming Business 
     form.append(forged);
   });
   await planForm.getByRole('button', { name: 'Switch plan' }).click();
+  // The visible choice is Trial (no API access), so the portal asks first; confirming sends the forged form.
+  await page.getByRole('dialog').getByRole('button', { name: 'Switch to Trial' }).click();
   await expect(alerts(page)).toContainText('The Business plan is set by the operator');
   await page.reload();
   await expect(page.getByText('Current plan: Developer')).toBeVisible();

@@ -9,6 +9,8 @@ const NARROW = { width: 375, height: 812 };
 const WIDE = { width: 1280, height: 900 };
 const VALID_ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const VALID_TRON = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+// Live invoices need a watched network: the e2e server marks ethereum watched (no chain behind it; no payment is made).
+const LIVE_INVOICE = { amount: '10.00', currency: 'USDT', network: 'ethereum' } as const;
 
 async function noSidewaysScroll(page: Page, what: string) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -84,7 +86,10 @@ test('every page and dialog, signed out and in, fits 375 px and has no serious a
   await page.keyboard.press('Escape');
 
   // Invoices: a live one (paid to the wallet) and a test one; list, detail, cancel dialog, new-invoice form.
-  const live = await api(request, 'POST', '/v1/invoices', liveSecret, { ...TEST_INVOICE, order_id: 'a-very-long-order-reference-that-must-wrap-0123456789' });
+  await page.getByLabel('Ethereum address').fill(VALID_ETH);
+  await page.getByRole('button', { name: 'Save Ethereum' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
+  const live = await api(request, 'POST', '/v1/invoices', liveSecret, { ...LIVE_INVOICE, order_id: 'a-very-long-order-reference-that-must-wrap-0123456789' });
   expect(live.status).toBe(201);
   expect((await api(request, 'POST', '/v1/invoices', testKey.secret, TEST_INVOICE)).status).toBe(201);
   await page.goto('/invoices?env=live');
@@ -106,7 +111,7 @@ test('every page and dialog, signed out and in, fits 375 px and has no serious a
   await checkPage(page, 'not-found');
 
   await page.goto('/billing');
-  await page.getByRole('radio', { name: /^Merchant/ }).check();
+  await page.getByRole('radio', { name: /^Trial/ }).check();
   await page.getByRole('button', { name: 'Switch plan' }).click();
   await checkDialog(page, 'downgrade-dialog');
   await context.close();
@@ -126,8 +131,8 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   await page.keyboard.press('ArrowRight'); // Live
   await page.keyboard.press('Tab'); // first scope
   await page.keyboard.press('Space');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab'); // Create key
+  // On to the Create key button (past the other scope, the expiry and the IP allowlist fields).
+  for (let i = 0; i < 6 && !(await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Create key')); i++) await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
 
   const dialog = page.getByRole('dialog', { name: 'API key created: Keyboard key' });
@@ -177,11 +182,11 @@ test('invoices: cancel a live invoice (API says cancelled), search by order_id, 
   const live = await createKey(page, { label: 'Live writer', environment: 'live' });
   const test1 = await createKey(page, { label: 'Test writer' });
   await page.goto('/wallets');
-  await page.getByLabel('Tron address').fill(VALID_TRON);
-  await page.getByRole('button', { name: 'Save Tron' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
+  await page.getByLabel('Ethereum address').fill(VALID_ETH);
+  await page.getByRole('button', { name: 'Save Ethereum' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
 
-  const created = await api(request, 'POST', '/v1/invoices', live.secret, { ...TEST_INVOICE, order_id: 'order-4242' });
+  const created = await api(request, 'POST', '/v1/invoices', live.secret, { ...LIVE_INVOICE, order_id: 'order-4242' });
   expect(created.status).toBe(201);
   const id = String(created.json.id);
   await page.goto(`/invoices/${id}`);
@@ -254,13 +259,16 @@ test('the wallet form keeps a mistyped address; removing a wallet asks first', a
   await expect(page.getByLabel('Ethereum address')).toHaveValue('');
 });
 
-test('Merchant plan: a portal invoice; a test invoice with a wallet set shows the test address and the notice', async ({ page }) => {
+test('a plan without API access (Trial, like Merchant) creates invoices in the portal; a test invoice with a wallet set shows the test address and the notice', async ({ page }) => {
+  // Merchant is set by the operator (SELF_SERVE_PLANS); Trial has the same "no API access" rule for this flow.
   await signUp(page, uniqueEmail('merchant'));
-  await switchPlan(page, 'Merchant');
   await page.goto('/wallets');
   await page.getByLabel('Tron address').fill(VALID_TRON);
   await page.getByRole('button', { name: 'Save Tron' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
+  await page.getByLabel('Ethereum address').fill(VALID_ETH);
+  await page.getByRole('button', { name: 'Save Ethereum' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Invoices' }).click();
   await page.getByRole('link', { name: 'New invoice' }).click();
@@ -281,13 +289,13 @@ test('Merchant plan: a portal invoice; a test invoice with a wallet set shows th
   await expect(page.locator('[data-field="Pay address"]')).not.toContainText(VALID_TRON);
   await expect(page.getByText('Test invoice — do not send funds')).toBeVisible();
 
-  // A live one is paid to the wallet.
+  // A live one (on a watched network) is paid to the wallet.
   await page.goto('/invoices/new');
   await page.getByRole('radio', { name: /^Live/ }).check();
-  await page.getByLabel('Network').selectOption('tron');
+  await page.getByLabel('Network').selectOption('ethereum');
   await page.getByLabel('Amount').fill('5');
   await page.getByRole('button', { name: 'Create invoice' }).click();
-  await expect(page.locator('[data-field="Pay address"]')).toContainText(VALID_TRON);
+  await expect(page.locator('[data-field="Pay address"]')).toContainText(VALID_ETH);
   await expect(page.getByText('Test invoice — do not send funds')).toHaveCount(0);
 });
 

@@ -98,6 +98,9 @@ async function main() {
       PLAN_DEVELOPER_RATE_LIMIT: process.env.PLAN_DEVELOPER_RATE_LIMIT ?? '1000',
       // Every e2e sign-up comes from 127.0.0.1.
       SIGNUP_LIMIT_PER_HOUR: '1000',
+      // Live invoices need a watched network: ethereum counts as watched for the web server (nothing listens there;
+      // the worker is not given it, so no watcher runs). Settlement itself is tested against a real chain in tests/chain.
+      RPC_URL_ETHEREUM: 'http://127.0.0.1:9',
       ...webhookEnv,
     },
   });
