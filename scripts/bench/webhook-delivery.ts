@@ -52,7 +52,12 @@ async function main() {
     await createWebhookEndpoint('ws_bench_g', { url: receiverUrl, environment: 'test', event_types: [] }, { allowPrivateNetworks: true });
     worker = await startWorker({
       databaseUrl: database.url,
-      env: { WEBHOOK_ENCRYPTION_KEY: key, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      env: {
+        WEBHOOK_ENCRYPTION_KEY: key,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+      // BENCH_PROFILE=1: a V8 CPU profile of the worker into bench/profile-g (summarise: scripts/bench/profile-summary.ts).
+      nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve('bench/profile-g')}`] : [],
       stdio: 'pipe',
     });
 
@@ -71,6 +76,7 @@ async function main() {
       const at = performance.now();
       for (const row of rows) committedAt.set(row.id, at);
     }
+    const allCommitted = performance.now();
     const timeout = setTimeout(() => allArrived(), 120_000);
     await done;
     clearTimeout(timeout);
@@ -89,6 +95,7 @@ async function main() {
     console.log(`  delivered          ${received.size} / ${EVENTS}${received.size < EVENTS ? '  (INCOMPLETE after 120 s)' : ''}`);
     console.log(`  deliveries/s       ${rate.toFixed(0)}   (goal ≥ 1000: ${(rate / 1000).toFixed(2)}×)`);
     console.log(`  commit → receipt   p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms   (goal p99 ≤ 1000 ms: ${(p99 / 1000).toFixed(2)}×)`);
+    console.log(`  commits            ${((allCommitted - started) / 1000).toFixed(1)} s to commit all ${EVENTS} events (with their deliveries and jobs), ${received.size && ((Math.max(...received.values()) - allCommitted) / 1000).toFixed(1)} s more to deliver the rest`);
     console.log(`  wall time          ${((finished - started) / 1000).toFixed(1)} s`);
     await disconnectDb();
   } finally {
