@@ -31,7 +31,9 @@ async function main() {
     events,
     connectionString: database.url,
     concurrency: env().WORKER_CONCURRENCY,
-    maxPoolSize: env().WORKER_CONCURRENCY + 4,
+    // Jobs reach workers through the local queue and complete in batches (lib/worker/batching.ts): a few
+    // connections serve any concurrency.
+    maxPoolSize: 16,
     taskList: TASKS,
     crontab: CRONTAB,
     noHandleSignals: true,
