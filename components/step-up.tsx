@@ -1,7 +1,7 @@
 'use client';
 
 import { signIn } from 'next-auth/react';
-import { createContext, useCallback, useContext, useRef, useState, useTransition, type FormEvent, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ActionResult, ActionState } from '@/lib/portal/action';
 import { Dialog } from './dialog';
 import { buttonClass, Notice, TextField } from './ui';
@@ -50,7 +50,10 @@ export function StepUpProvider({
 }) {
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<ActionResult<{ until: string }> | null>(null);
-  const [pending, startTransition] = useTransition();
+  // Plain state, not useTransition: the dialog opens while the protected action's transition is still pending,
+  // and React keeps every transition started meanwhile pending until that one ends — a transition's isPending
+  // would stay true after a wrong password and disable the button for the second try.
+  const [pending, setPending] = useState(false);
   const resolver = useRef<((confirmed: boolean) => void) | null>(null);
 
   const request = useCallback(
@@ -70,14 +73,19 @@ export function StepUpProvider({
     resolver.current = null;
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formData = new FormData(event.currentTarget);
-    startTransition(async () => {
+    setPending(true);
+    try {
       const outcome = await confirm(null, formData);
       setResult(outcome);
       if (outcome.ok) finish(true);
-    });
+    } catch {
+      setResult({ ok: false, error: 'Something went wrong. Please try again.' });
+    } finally {
+      setPending(false);
+    }
   };
 
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
@@ -98,7 +106,7 @@ export function StepUpProvider({
         }
       >
         {canType ? (
-          <form onSubmit={onSubmit} className="space-y-4" aria-label="Confirm it is you">
+          <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Confirm it is you">
             {result && !result.ok ? <Notice tone="error">{result.error}</Notice> : null}
             {methods.password ? (
               <TextField name="stepUpPassword" label="Password" type="password" autoComplete="current-password" required error={errors.password} />

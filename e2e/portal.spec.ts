@@ -239,6 +239,7 @@ test('a create-key error keeps Live and the chosen scopes; the corrected submit 
   await expect(page.getByRole('checkbox', { name: /invoices:write/ })).not.toBeChecked();
   await page.getByLabel('Label').fill('Kept choices');
   await page.getByRole('button', { name: 'Create key' }).click();
+  await confirmIdentity(page); // a live key: the password again (step-up); the form keeps every choice meanwhile
   const dialog = page.getByRole('dialog', { name: 'API key created: Kept choices' });
   expect(await dialog.getByLabel('Secret').inputValue()).toMatch(/^live_/);
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
@@ -258,6 +259,7 @@ test('the wallet form keeps a mistyped address; removing a wallet asks first', a
   await expect(page.getByLabel('Ethereum address')).toHaveValue(typo);
   await page.getByLabel('Ethereum address').fill(VALID_ETH);
   await page.getByRole('button', { name: 'Save Ethereum' }).click();
+  await confirmIdentity(page);
   await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
   await page.getByRole('button', { name: 'Remove Ethereum wallet' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove the Ethereum wallet?' });
@@ -275,6 +277,7 @@ test('a plan without API access (Trial, like Merchant) creates invoices in the p
   await page.goto('/wallets');
   await page.getByLabel('Tron address').fill(VALID_TRON);
   await page.getByRole('button', { name: 'Save Tron' }).click();
+  await confirmIdentity(page);
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
   await page.getByLabel('Ethereum address').fill(VALID_ETH);
   await page.getByRole('button', { name: 'Save Ethereum' }).click();

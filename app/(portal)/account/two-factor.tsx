@@ -132,7 +132,7 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
               Each code signs you in once if you lose your authenticator app. Keep them somewhere safe (a password manager). We store only their
               hashes.
             </Notice>
-            <ul className="mt-4 grid grid-cols-2 gap-2 font-mono text-sm" data-testid="recovery-codes" aria-label="Recovery codes">
+            <ul className="mt-4 grid gap-2 whitespace-nowrap font-mono text-sm sm:grid-cols-2" data-testid="recovery-codes" aria-label="Recovery codes">
               {recoveryCodes.map((code) => (
                 <li key={code}>{code}</li>
               ))}
