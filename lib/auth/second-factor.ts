@@ -47,7 +47,7 @@ function normalizeTotp(raw: string): string | null {
 /** The time step whose code `raw` is (current, or one either side), or null. */
 export function matchTotp(secret: string, raw: string, now = new Date()): number | null {
   const token = normalizeTotp(raw);
-  if (!token) return null;
+  if (!token || !secret) return null;
   const result = verifySync({ secret, token, epochTolerance: TOTP_TOLERANCE_SECONDS, epoch: Math.floor(now.getTime() / 1000) });
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
@@ -79,6 +79,19 @@ export function hashRecoveryCode(raw: string): string | null {
   return code ? sha256(code) : null;
 }
 
+/**
+ * The secret, or '' when it cannot be decrypted (the at-rest key was changed or lost): no TOTP code then matches,
+ * and a recovery code — checked without the secret — still signs the user in.
+ */
+function readableSecret(sealed: string): string {
+  try {
+    return openTotpSecret(sealed);
+  } catch {
+    console.error(JSON.stringify({ level: 'error', event: 'totp_secret_unreadable', message: 'WEBHOOK_ENCRYPTION_KEY cannot open a stored TOTP secret' }));
+    return '';
+  }
+}
+
 export type SecondFactorCheck = { ok: true; factor: SecondFactor } | { ok: false; reason: 'invalid' | 'throttled' };
 
 /**
@@ -93,7 +106,7 @@ export async function verifySecondFactor(userId: string, raw: string, now = new 
   if (!user?.totpEnabledAt || !user.totpSecretCiphertext) return { ok: false, reason: 'invalid' };
 
   let factor: SecondFactor | null = null;
-  const step = matchTotp(openTotpSecret(user.totpSecretCiphertext), raw, now);
+  const step = matchTotp(readableSecret(user.totpSecretCiphertext), raw, now);
   if (step !== null) {
     const accepted = await db().$executeRaw`
       UPDATE users SET totp_last_step = ${step}
