@@ -4,7 +4,7 @@ import { db } from '../db';
 import { publicUrl } from '../env';
 // The app's at-rest cipher (AES-256-GCM, key WEBHOOK_ENCRYPTION_KEY or .data/webhook-key). It lives in
 // lib/webhooks because webhook secrets were its first use; it is reused here rather than copied.
-import { openSecret, sealSecret } from '../webhooks/secret-box';
+import { openSecret, sealSecret } from '../crypto/secret-box';
 import { beginUserProof, userProofSucceeded } from './throttle';
 
 /**
