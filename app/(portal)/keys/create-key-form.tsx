@@ -1,9 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { CopyButton } from '@/components/copy-button';
-import { Dialog } from '@/components/dialog';
 import { useAnnounce } from '@/components/status';
+import { SecretOnceDialog } from '@/components/secret-once-dialog';
 import { useStepUp } from '@/components/step-up';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
@@ -123,46 +122,25 @@ export function CreateKeyForm() {
         </button>
       </form>
 
-      <Dialog
+      <SecretOnceDialog
         open={created !== null}
-        // The one moment the secret can be copied: Escape and the backdrop do not close it, only the button does.
-        dismissible={false}
-        onClose={() => {}}
-        initialFocus="#new-key-secret"
-        returnFocus={() => submit.current}
         title={created ? `API key created: ${created.key.label}` : ''}
+        warningTitle="Copy this secret now"
+        warning="This is the only time the full secret is shown. We store only a hash of it: if you lose it, revoke the key and create a new one."
+        label="Secret"
+        secret={created?.secret ?? ''}
+        inputId="new-key-secret"
+        inputTestId="new-key-secret"
         testId="new-key-dialog"
+        returnFocus={() => submit.current}
+        onDone={() => created && setDismissed(created.key.id)}
       >
         {created ? (
-          <>
-            <Notice tone="warning" title="Copy this secret now">
-              This is the only time the full secret is shown. We store only a hash of it: if you lose it, revoke the key and create a new one.
-            </Notice>
-            <label htmlFor="new-key-secret" className="mt-4 block text-sm font-medium">
-              Secret
-            </label>
-            <div className="mt-1 flex flex-wrap gap-2">
-              <input
-                id="new-key-secret"
-                readOnly
-                value={created.secret}
-                onFocus={(e) => e.currentTarget.select()}
-                className={`${inputClass} w-full min-w-0 font-mono`}
-                data-testid="new-key-secret"
-              />
-              <CopyButton value={created.secret} label="Copy secret" />
-            </div>
-            <p className="mt-3 break-words text-sm text-slate-600">
-              Prefix <code className="font-mono">{created.key.prefix}</code> · {created.key.environment} · scopes {created.key.scopes.join(', ')}
-            </p>
-            <div className="mt-6 flex justify-end">
-              <button type="button" className={buttonClass.primary} onClick={() => setDismissed(created.key.id)}>
-                I have saved the secret
-              </button>
-            </div>
-          </>
+          <p className="mt-3 break-words text-sm text-slate-600">
+            Prefix <code className="font-mono">{created.key.prefix}</code> · {created.key.environment} · scopes {created.key.scopes.join(', ')}
+          </p>
         ) : null}
-      </Dialog>
+      </SecretOnceDialog>
     </>
   );
 }

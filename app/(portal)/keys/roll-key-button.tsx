@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { CopyButton } from '@/components/copy-button';
+import { SecretOnceDialog } from '@/components/secret-once-dialog';
 import { useStepUp } from '@/components/step-up';
-import { buttonClass, inputClass, Notice } from '@/components/ui';
+import { buttonClass, inputClass } from '@/components/ui';
 import { rollKey } from './actions';
 
 const GRACE_OPTIONS = [
@@ -57,43 +57,24 @@ export function RollKeyButton({ keyId, label, available }: { keyId: number; labe
         </p>
       ) : null}
 
-      {rolled ? (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-          <div role="dialog" aria-modal="true" aria-labelledby="rolled-key-title" aria-describedby="rolled-key-warning" className="w-full max-w-lg rounded-lg bg-white p-6 shadow-xl">
-            <h2 id="rolled-key-title" className="text-lg font-semibold">
-              Key rolled: {rolled.key.label}
-            </h2>
-            <div id="rolled-key-warning" className="mt-3">
-              <Notice tone="warning" title="Copy the new secret now">
-                This is the only time it is shown.{' '}
-                {rolled.oldExpiresAt && new Date(rolled.oldExpiresAt).getTime() > Date.now()
-                  ? `The old secret keeps working until ${rolled.oldExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`
-                  : 'The old secret has stopped working.'}
-              </Notice>
-            </div>
-            <label htmlFor="rolled-key-secret" className="mt-4 block text-sm font-medium">
-              New secret
-            </label>
-            <div className="mt-1 flex flex-wrap gap-2">
-              <input
-                id="rolled-key-secret"
-                readOnly
-                value={rolled.secret}
-                autoFocus
-                onFocus={(e) => e.currentTarget.select()}
-                className={`${inputClass} min-w-0 flex-1 font-mono`}
-                data-testid="rolled-key-secret"
-              />
-              <CopyButton value={rolled.secret} label="Copy secret" />
-            </div>
-            <div className="mt-6 flex justify-end">
-              <button type="button" className={buttonClass.primary} onClick={() => setDismissed(rolled.key.id)}>
-                I have saved the secret
-              </button>
-            </div>
-          </div>
-        </div>
-      ) : null}
+      <SecretOnceDialog
+        open={rolled !== null}
+        title={rolled ? `Key rolled: ${rolled.key.label}` : ''}
+        warningTitle="Copy the new secret now"
+        warning={
+          <>
+            This is the only time it is shown.{' '}
+            {rolled?.oldExpiresAt && new Date(rolled.oldExpiresAt).getTime() > Date.now()
+              ? `The old secret keeps working until ${rolled.oldExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`
+              : 'The old secret has stopped working.'}
+          </>
+        }
+        label="New secret"
+        secret={rolled?.secret ?? ''}
+        inputId={`rolled-key-secret-${keyId}`}
+        inputTestId="rolled-key-secret"
+        onDone={() => rolled && setDismissed(rolled.key.id)}
+      />
     </>
   );
 }

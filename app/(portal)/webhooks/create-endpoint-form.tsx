@@ -4,7 +4,8 @@ import { useActionState, useState } from 'react';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '@/lib/events/types';
 import { createEndpoint } from './actions';
-import { SecretDialog } from './secret-dialog';
+import { SecretOnceDialog } from '@/components/secret-once-dialog';
+import { SIGNING_SECRET_WARNING } from './secret-warning';
 
 /**
  * Adds an endpoint. Inputs are controlled so that a refused URL (webhook_url_refused) is shown beside the field
@@ -109,9 +110,17 @@ export function CreateEndpointForm() {
         </button>
       </form>
 
-      {created && created.endpoint.id !== dismissed ? (
-        <SecretDialog title={`Endpoint added: ${created.endpoint.url}`} secret={created.secret} onClose={() => setDismissed(created.endpoint.id)} />
-      ) : null}
+      <SecretOnceDialog
+        open={created !== null && created.endpoint.id !== dismissed}
+        title={created ? `Endpoint added: ${created.endpoint.url}` : ''}
+        warningTitle="Copy this signing secret now"
+        warning={SIGNING_SECRET_WARNING}
+        label="Signing secret"
+        secret={created?.secret ?? ''}
+        inputId="webhook-secret"
+        inputTestId="webhook-secret"
+        onDone={() => created && setDismissed(created.endpoint.id)}
+      />
     </>
   );
 }

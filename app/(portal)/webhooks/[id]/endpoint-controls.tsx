@@ -1,9 +1,11 @@
 'use client';
 
 import { useActionState, useState } from 'react';
+import { Dialog } from '@/components/dialog';
+import { SecretOnceDialog } from '@/components/secret-once-dialog';
 import { buttonClass, Notice } from '@/components/ui';
 import { deleteEndpoint, rollSecret, sendTest, setEnabled } from '../actions';
-import { SecretDialog } from '../secret-dialog';
+import { SIGNING_SECRET_WARNING } from '../secret-warning';
 
 function ActionError({ state }: { state: { ok: false; error: string } | { ok: true } | null }) {
   return state && !state.ok ? (
@@ -13,7 +15,10 @@ function ActionError({ state }: { state: { ok: false; error: string } | { ok: tr
   ) : null;
 }
 
-/** Roll the secret (confirm, then the new secret once), send a test event, disable/enable, delete (confirm). */
+/**
+ * Roll the secret (confirm, then the new secret once), send a test event, disable/enable, delete (confirm). The
+ * confirmations and the secret are the portal's shared dialogs (focus kept inside and returned on close).
+ */
 export function EndpointControls({ endpointId, url, enabled }: { endpointId: string; url: string; enabled: boolean }) {
   const [rollState, rollAction, rolling] = useActionState(rollSecret, null);
   const [testState, testAction, testing] = useActionState(sendTest, null);
@@ -56,49 +61,52 @@ export function EndpointControls({ endpointId, url, enabled }: { endpointId: str
       <ActionError state={rollState} />
       <ActionError state={deleteState} />
 
-      {confirming === 'roll' ? (
-        <form action={rollAction} onSubmit={() => setConfirming(null)} className="space-y-2 rounded-md bg-slate-50 p-3 ring-1 ring-slate-200" aria-label="Confirm rolling the secret">
+      <Dialog open={confirming === 'roll'} onClose={() => setConfirming(null)} title="Roll the signing secret?">
+        <form action={rollAction} onSubmit={() => setConfirming(null)} className="space-y-4">
           <input type="hidden" name="endpointId" value={endpointId} />
           <p className="text-sm">
-            Roll the signing secret? A new secret is shown once. For 24 hours every delivery carries two signatures, one with the new secret and one with the old, so
-            your receiver can switch without losing events; after that only the new one signs.
+            A new secret is shown once. For 24 hours every delivery carries two signatures, one with the new secret and one with the old, so your receiver can
+            switch without losing events; after that only the new one signs.
           </p>
-          <div className="flex flex-wrap gap-2">
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
             <button type="submit" className={buttonClass.primary} disabled={rolling}>
               Confirm roll
             </button>
+          </div>
+        </form>
+      </Dialog>
+
+      <Dialog open={confirming === 'delete'} onClose={() => setConfirming(null)} title="Delete this endpoint?">
+        <form action={deleteAction} className="space-y-4">
+          <input type="hidden" name="endpointId" value={endpointId} />
+          <p className="break-words text-sm">
+            Delete the endpoint <span className="font-mono">{url}</span> and its delivery log? Pending deliveries are dropped. This cannot be undone.
+          </p>
+          <div className="flex flex-wrap justify-end gap-2">
             <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(null)}>
               Cancel
             </button>
-          </div>
-        </form>
-      ) : null}
-
-      {confirming === 'delete' ? (
-        <form action={deleteAction} className="space-y-2 rounded-md bg-red-50 p-3 ring-1 ring-red-200" aria-label="Confirm deleting the endpoint">
-          <input type="hidden" name="endpointId" value={endpointId} />
-          <p className="text-sm break-words">
-            Delete the endpoint <span className="font-mono">{url}</span> and its delivery log? Pending deliveries are dropped. This cannot be undone.
-          </p>
-          <div className="flex flex-wrap gap-2">
             <button type="submit" className={buttonClass.danger} disabled={deleting}>
               Confirm delete
             </button>
-            <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(null)}>
-              Cancel
-            </button>
           </div>
         </form>
-      ) : null}
+      </Dialog>
 
-      {rolled ? (
-        <SecretDialog
-          title="Signing secret rolled"
-          secret={rolled.secret}
-          note="The previous secret keeps signing, beside this one, for 24 hours."
-          onClose={() => setDismissedSecret(rolled.secret)}
-        />
-      ) : null}
+      <SecretOnceDialog
+        open={rolled !== null}
+        title="Signing secret rolled"
+        warningTitle="Copy this signing secret now"
+        warning={`${SIGNING_SECRET_WARNING} The previous secret keeps signing, beside this one, for 24 hours.`}
+        label="Signing secret"
+        secret={rolled?.secret ?? ''}
+        inputId="webhook-secret"
+        inputTestId="webhook-secret"
+        onDone={() => rolled && setDismissedSecret(rolled.secret)}
+      />
     </div>
   );
 }
