@@ -23,12 +23,14 @@ export interface StartWorkerOptions {
   /** The caller already migrated the database. */
   skipMigrate?: boolean;
   timeoutMs?: number;
+  /** Extra Node.js flags (e.g. --cpu-prof for the benchmark's profile). */
+  nodeArgs?: string[];
 }
 
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerProcess> {
   // `node --import tsx` (not the tsx CLI, which runs the script in a grandchild): one process, so a signal
   // — SIGKILL included — reaches the worker itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'worker.ts')], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'worker.ts')], {
     cwd: PROJECT_ROOT,
     env: childEnv({ ...options.env, DATABASE_URL: options.databaseUrl, WORKER_SKIP_MIGRATE: options.skipMigrate === false ? 'false' : 'true' }),
     stdio: ['ignore', options.stdio === 'inherit' ? 'inherit' : 'pipe', 'pipe'],

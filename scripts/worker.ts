@@ -7,8 +7,10 @@ import { makeWorkerUtils, run, type Runner, type WorkerEvents } from 'graphile-w
 import { startChainWatchers } from '../lib/chain';
 import { disconnectDb } from '../lib/db';
 import { env } from '../lib/env';
+import { closeAgents } from '../lib/webhooks/agents';
 import { beat, forget, releaseStaleWorkers } from '../lib/worker/heartbeat';
 import { queueLogger } from '../lib/worker/queue';
+import { QUEUE_BATCHING } from '../lib/worker/batching';
 import { CRONTAB, scheduleExpirySweep, TASKS } from '../lib/worker/tasks';
 import { resolveDatabaseUrl } from './db/embedded';
 import { migrate } from './db/migrate';
@@ -29,12 +31,15 @@ async function main() {
     events,
     connectionString: database.url,
     concurrency: env().WORKER_CONCURRENCY,
-    maxPoolSize: env().WORKER_CONCURRENCY + 4,
+    // Jobs reach workers through the local queue and complete in batches (lib/worker/batching.ts): a few
+    // connections serve any concurrency.
+    maxPoolSize: 16,
     taskList: TASKS,
     crontab: CRONTAB,
     noHandleSignals: true,
     pollInterval: 1000,
     logger: queueLogger,
+    preset: { worker: QUEUE_BATCHING },
   });
 
   // Start the expiry sweep's chain (a no-op when one is already queued: same job key).
@@ -66,6 +71,7 @@ async function main() {
     watchers.abort();
     await watching;
     await runner.stop().catch(() => undefined);
+    closeAgents();
     await forget(processId).catch(() => undefined);
     await disconnectDb();
     await database.release();

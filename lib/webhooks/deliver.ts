@@ -1,7 +1,6 @@
 import { db, TRANSACTION_OPTIONS } from '../db';
 import { toEventResource } from '../events/serialize';
-import type { EventType } from '../events/types';
-import type { KeyEnvironment } from '../keys/secret';
+import { loadAttempt, recordSuccess } from './attempt-store';
 import { queueAttempt } from './deliveries';
 import { signingSecrets } from './endpoints';
 import { postWebhook, type AttemptResult } from './http';
@@ -13,11 +12,11 @@ export type AttemptOutcome = 'succeeded' | 'retry_scheduled' | 'failed' | 'skipp
 
 /**
  * One attempt of a delivery, as the worker's deliver_webhook job makes it: sign the event, check where the URL
- * resolves now (SSRF rules), POST once, then record the outcome and — on failure — queue the next attempt,
- * all in one transaction. 410 Gone disables the endpoint at once; 3 days of failures disable it too.
+ * resolves now (SSRF rules), POST once, then record the outcome: a success in one statement, a failure and
+ * its next attempt in one transaction. 410 Gone disables the endpoint at once; 3 days of failures disable it too.
  */
 export async function attemptDelivery(deliveryId: string, now: Date = new Date()): Promise<AttemptOutcome> {
-  const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
+  const delivery = await loadAttempt(deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped'; // pruned, deleted, or already settled
   const { endpoint, event } = delivery;
   if (endpoint.status === 'disabled') {
@@ -25,16 +24,7 @@ export async function attemptDelivery(deliveryId: string, now: Date = new Date()
     return 'failed';
   }
 
-  const body = JSON.stringify(
-    toEventResource({
-      id: event.id,
-      workspaceId: event.workspaceId,
-      environment: event.environment as KeyEnvironment,
-      type: event.type as EventType,
-      snapshot: event.snapshot,
-      createdAt: event.createdAt,
-    }),
-  );
+  const body = JSON.stringify(toEventResource(event));
   const url = new URL(endpoint.url);
   let result: AttemptResult;
   try {
@@ -58,12 +48,11 @@ export async function attemptDelivery(deliveryId: string, now: Date = new Date()
   };
   const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
 
+  if (succeeded) {
+    await recordSuccess(deliveryId, recorded);
+    return 'succeeded';
+  }
   return db().$transaction(async (tx) => {
-    if (succeeded) {
-      await tx.webhookDelivery.update({ where: { id: deliveryId }, data: { ...recorded, status: 'succeeded', nextAttemptAt: null } });
-      await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: { not: null } }, data: { failingSince: null } });
-      return 'succeeded';
-    }
     const failingSince = endpoint.failingSince ?? now;
     const disableReason =
       result.status === 410

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { agentFor } from './agents';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_BODY_LIMIT = 2048;
@@ -16,15 +16,12 @@ export interface AttemptResult {
 }
 
 /**
- * One POST to a webhook URL, connected to `address` (the one url-policy checked) whatever the DNS says now.
+ * One POST to a webhook URL, connected to `address` (the one url-policy checked) whatever the DNS says now,
+ * on a kept-alive connection to that address when one is free.
  * Redirects are not followed (a 3xx is a failed attempt); the whole exchange is bounded by the timeout.
  */
 export function postWebhook(url: URL, address: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string): Promise<AttemptResult> {
   const started = performance.now();
-  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
-    else callback(null, address.address, address.family);
-  };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
@@ -39,8 +36,8 @@ export function postWebhook(url: URL, address: { address: string; family: 4 | 6 
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'crypto-invoicing-webhooks/1' },
-        lookup: pinnedLookup,
-        agent: false,
+        // Kept-alive connections, each pinned to the checked address (lib/webhooks/agents.ts).
+        agent: agentFor(url, address),
       },
       (response) => {
         const chunks: Buffer[] = [];

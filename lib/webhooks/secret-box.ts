@@ -9,8 +9,11 @@ import { localSecret } from '../local-secret';
  */
 function key(): Buffer {
   // Any configured string works: it is hashed to the cipher's 32 bytes.
-  return createHash('sha256').update(localSecret('webhook-key', env().WEBHOOK_ENCRYPTION_KEY)).digest();
+  const configured = localSecret('webhook-key', env().WEBHOOK_ENCRYPTION_KEY);
+  if (derived?.from !== configured) derived = { from: configured, key: createHash('sha256').update(configured).digest() };
+  return derived.key;
 }
+let derived: { from: string; key: Buffer } | undefined;
 
 export function sealSecret(plaintext: string): string {
   const iv = randomBytes(12);

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: production build, own embedded PostgreSQL, seeded data, autocannon load from a separate
  * process per scenario, one table of figures with each scenario's throughput as a ratio of the baseline,
- * then correctness checks (usage counted exactly, no 5xx). Stops everything it started.
+ * then correctness checks (usage counted exactly, no 5xx), then scenario (i): two app servers on one database
+ * (scripts/bench/two-servers.ts: throughput, exact usage and shared limits). Stops everything it started.
  *
  * The machines are shared and noisy (±20% between runs, more within one), so every scenario alternates in
  * short rounds with baseline runs of its own ("paired baseline") and its ratio is taken to those; the server's
@@ -9,7 +10,8 @@
  *
  * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
  * baseline per scenario, 6), BENCH_ROUNDS (3),
- * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"),
+ * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"; "i" for
+ * scenario (i); without BENCH_ONLY every scenario and (i) run),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
  * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
  * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20),
@@ -23,6 +25,7 @@ import { ensureEmbeddedDatabase, freePort, makeTempDir, runningServer, type Embe
 import { migrate } from '../db/migrate';
 import { ensureBuild, PROJECT_ROOT, startNext, type NextServer } from '../next-app';
 import { sampleRss, treeCpuMs } from './proc';
+import { printTwoServers, TWO_SERVER_ENV, twoServers, type TwoServerResult } from './two-servers';
 import { markdownTable, rows } from './report';
 import { scenarios, type LoadConfig, type Scenario } from './scenarios';
 
@@ -113,9 +116,9 @@ function combine(parts: LoadResult[]): LoadResult {
 }
 
 /** One autocannon process: for `duration` seconds, or for exactly `amount` requests with every response awaited. */
-function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number } | { amount: number }): Promise<LoadResult> {
+function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number } | { amount: number }, connections = CONNECTIONS): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const input = JSON.stringify({ url: baseUrl, connections: CONNECTIONS, ...length, ...config });
+    const input = JSON.stringify({ url: baseUrl, connections, ...length, ...config });
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), input], { stdio: ['ignore', 'pipe', 'inherit'] });
     running.add(child);
     let out = '';
@@ -310,17 +313,56 @@ async function main() {
       );
     }
 
+    // (i) Two app servers on one database (scripts/bench/two-servers.ts), started fresh with the same settings
+    // but a real Developer plan for the limits checks; the first server is stopped so four processes, not five, share the cores.
+    let twoServersResult: TwoServerResult | null = null;
+    let twoServersOk = true;
+    if (!only || only.includes('i')) {
+      await server.stop();
+      server = undefined;
+      const pair: NextServer[] = [];
+      try {
+        for (let i = 0; i < 2; i++) {
+          pair.push(await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...TWO_SERVER_ENV }, stdio: 'pipe' }));
+        }
+        const spread = all.find((s) => s.id === 'b')!;
+        for (const one of pair) await runLoad(one.baseUrl, spread, { duration: WARMUP_S });
+        const { createUserWithWorkspace } = await import('../../lib/workspaces/workspaces');
+        const { createApiKey } = await import('../../lib/keys/keys');
+        const { durablePool } = await import('../../lib/db');
+        twoServersResult = await twoServers({
+          urls: [pair[0]!.baseUrl, pair[1]!.baseUrl],
+          runLoad,
+          spread,
+          connections: CONNECTIONS,
+          durationSeconds: DURATION_S,
+          rounds: ROUNDS,
+          exactRequests: EXACT_REQUESTS,
+          usageOf: async (workspaces) => sumUsage(await storedUsage(), workspaces),
+          developerWorkspace: async (name) => {
+            const { workspace } = await createUserWithWorkspace({ email: `${name}-${Date.now()}@bench.test`, password: 'bench password', workspaceName: name, plan: 'Developer' });
+            return { workspaceId: workspace.id, secret: (await createApiKey(workspace.id, { label: name, environment: 'test' })).secret };
+          },
+          sql: async (text, values) => void (await durablePool().query(text, values)),
+        });
+        twoServersOk = printTwoServers(twoServersResult);
+        console.error(`[bench] i two servers: ${twoServersOk ? 'checks OK' : 'CHECK FAILED'}`);
+      } finally {
+        for (const one of pair) await one.stop().catch(() => undefined);
+      }
+    }
+
     const resultsDir = path.join(PROJECT_ROOT, 'bench', 'results');
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     const raw = results.map(({ headers: _h, paths: _p, workspaces: _w, ...r }) => r);
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, exactChecks, fiveHundreds, limitsComparison: comparisons }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, baselineSeconds: BASELINE_S, rounds: ROUNDS, serverEnv, cpus: os.cpus().length, node: process.version, table, raw, usageChecks, exactChecks, fiveHundreds, limitsComparison: comparisons, twoServers: twoServersResult }, null, 2),
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();
-    process.exitCode = usageOk && fiveHundreds === 0 ? 0 : 1;
+    process.exitCode = usageOk && twoServersOk && fiveHundreds === 0 ? 0 : 1;
   } finally {
     await cleanup();
   }
