@@ -7,6 +7,16 @@ export function timeUntil(date: Date, now: Date = new Date()): string {
   return `in ${Math.round(seconds / 86_400)} days`;
 }
 
+/** "less than a minute ago", "3 minutes ago", "5 hours ago", "2 days ago": how long since `date`. */
+export function timeAgo(date: Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000));
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  if (seconds < 60) return 'less than a minute ago';
+  if (seconds < 3600) return plural(Math.floor(seconds / 60), 'minute');
+  if (seconds < 48 * 3600) return plural(Math.floor(seconds / 3600), 'hour');
+  return plural(Math.floor(seconds / 86_400), 'day');
+}
+
 /** The expiry line under a key's status: "expires in 23 h", "expired 2026-11-23 10:00 UTC", nothing when none. */
 export function KeyExpiry({ expiresAt, revoked, now = new Date() }: { expiresAt: Date | null; revoked: boolean; now?: Date }) {
   if (!expiresAt || revoked) return null;

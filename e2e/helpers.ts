@@ -38,6 +38,19 @@ export async function switchPlan(page: Page, plan: 'Trial' | 'Developer' | 'Busi
   await expect(done).toBeVisible();
 }
 
+/**
+ * The step-up dialog ("Confirm it is you"): the password again (and a code when two-factor sign-in is on).
+ * Wallet changes and live keys open it when this session has not confirmed within the last 5 minutes.
+ */
+export async function confirmIdentity(page: Page, options: { password?: string; code?: string } = {}): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Password').fill(options.password ?? PASSWORD);
+  if (options.code !== undefined) await dialog.getByLabel('Authentication code').fill(options.code);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 export interface CreatedKey {
   secret: string;
   label: string;
@@ -54,6 +67,10 @@ export async function createKey(
   for (const scope of options.scopes ?? []) await page.getByRole('checkbox', { name: new RegExp(scope) }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog', { name: `API key created: ${options.label}` });
+  // A live key needs a step-up unless this session confirmed its password within the last 5 minutes.
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog.or(stepUp)).toBeVisible();
+  if (await stepUp.isVisible()) await confirmIdentity(page);
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText('This is the only time the full secret is shown')).toBeVisible();
   const secret = await dialog.getByLabel('Secret').inputValue();

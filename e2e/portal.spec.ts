@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_PAY_ADDRESSES } from '../lib/wallets/address';
-import { api, createKey, keyRow, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
+import { api, confirmIdentity, createKey, keyRow, PASSWORD, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
 
 // Issues 14 and 21: the portal at 375 px, dialogs, forms that keep input, invoices for daily work.
 
@@ -63,6 +63,9 @@ test('every page and dialog, signed out and in, fits 375 px and has no serious a
   await page.getByLabel('Label').fill('Narrow key');
   await page.getByRole('radio', { name: /^Live/ }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
+  // A live key: the step-up dialog first (password again), which must fit too.
+  await checkDialog(page, 'step-up-dialog');
+  await confirmIdentity(page);
   const secretDialog = page.getByRole('dialog', { name: 'API key created: Narrow key' });
   await expect(secretDialog.getByRole('button', { name: 'Copy secret' })).toBeInViewport({ ratio: 1 });
   await expect(secretDialog.getByRole('button', { name: 'I have saved the secret' })).toBeInViewport({ ratio: 1 });
@@ -134,6 +137,13 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   // On to the Create key button (past the other scope, the expiry and the IP allowlist fields).
   for (let i = 0; i < 6 && !(await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Create key')); i++) await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
+
+  // A live key: the step-up dialog opens with the password field focused; type it and press Enter.
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(stepUp.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await expect(stepUp).toBeHidden();
 
   const dialog = page.getByRole('dialog', { name: 'API key created: Keyboard key' });
   await expect(dialog).toBeVisible();
@@ -229,6 +239,7 @@ test('a create-key error keeps Live and the chosen scopes; the corrected submit 
   await expect(page.getByRole('checkbox', { name: /invoices:write/ })).not.toBeChecked();
   await page.getByLabel('Label').fill('Kept choices');
   await page.getByRole('button', { name: 'Create key' }).click();
+  await confirmIdentity(page); // a live key: the password again (step-up); the form keeps every choice meanwhile
   const dialog = page.getByRole('dialog', { name: 'API key created: Kept choices' });
   expect(await dialog.getByLabel('Secret').inputValue()).toMatch(/^live_/);
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
@@ -248,6 +259,7 @@ test('the wallet form keeps a mistyped address; removing a wallet asks first', a
   await expect(page.getByLabel('Ethereum address')).toHaveValue(typo);
   await page.getByLabel('Ethereum address').fill(VALID_ETH);
   await page.getByRole('button', { name: 'Save Ethereum' }).click();
+  await confirmIdentity(page);
   await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
   await page.getByRole('button', { name: 'Remove Ethereum wallet' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove the Ethereum wallet?' });
@@ -265,6 +277,7 @@ test('a plan without API access (Trial, like Merchant) creates invoices in the p
   await page.goto('/wallets');
   await page.getByLabel('Tron address').fill(VALID_TRON);
   await page.getByRole('button', { name: 'Save Tron' }).click();
+  await confirmIdentity(page);
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
   await page.getByLabel('Ethereum address').fill(VALID_ETH);
   await page.getByRole('button', { name: 'Save Ethereum' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp, uniqueEmail } from './helpers';
+import { confirmIdentity, signUp, uniqueEmail } from './helpers';
 
 test('wallets: an invalid address shows the validation message; a valid one is saved', async ({ page }) => {
   await signUp(page, uniqueEmail('wallets'));
@@ -14,8 +14,10 @@ test('wallets: an invalid address shows the validation message; a valid one is s
   await ethereum.getByRole('button', { name: 'Save Ethereum' }).click();
   await expect(ethereum.getByText('The address has an invalid EIP-55 checksum')).toBeVisible();
 
+  // Invalid addresses are refused before any password prompt; a valid one needs the step-up (issue 20).
   await ethereum.getByLabel('Ethereum address').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   await ethereum.getByRole('button', { name: 'Save Ethereum' }).click();
+  await confirmIdentity(page);
   await expect(ethereum.getByText('Saved.')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Ethereum address')).toHaveValue('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');

@@ -28,7 +28,7 @@ export function durablePool(): pg.Pool {
 
 function createClient(): PrismaClient {
   const adapter = new PrismaPg(durablePool());
-  return new PrismaClient({ adapter, omit: { apiKey: { secretHash: true }, user: { passwordHash: true } } });
+  return new PrismaClient({ adapter, omit: { apiKey: { secretHash: true }, user: { passwordHash: true, totpSecretCiphertext: true } } });
 }
 
 export function db(): PrismaClient {

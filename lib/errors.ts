@@ -171,6 +171,31 @@ export const ERROR_CATALOGUE = {
     meaning: 'The current password given to change the password is wrong.',
     action: 'Enter your current password.',
   },
+  step_up_required: {
+    status: 403, title: 'Confirm it is you', api: false,
+    meaning: 'Changing a payout wallet, creating or rolling a live API key, and turning two-factor sign-in on or off need fresh proof of identity (STEP_UP_WINDOW_SECONDS, 5 minutes); a session alone is not enough.',
+    action: 'Enter your password again (and your authentication code when two-factor sign-in is on), then repeat the change.',
+  },
+  step_up_failed: {
+    status: 400, title: 'Re-authentication failed', api: false,
+    meaning: 'The password or the authentication code given to confirm a change is not correct.',
+    action: 'Enter your current password and a current code from your authenticator app (or an unused recovery code).',
+  },
+  two_factor_code_invalid: {
+    status: 400, title: 'Authentication code incorrect', api: false,
+    meaning: 'The code does not match the authenticator app (wrong, expired, or already used).',
+    action: 'Enter the code your authenticator app shows now.',
+  },
+  two_factor_already_enabled: {
+    status: 409, title: 'Two-factor sign-in already on', api: false,
+    meaning: 'Two-factor sign-in is already enabled for this account.',
+    action: 'Turn it off first to enrol another authenticator.',
+  },
+  two_factor_not_enabled: {
+    status: 409, title: 'Two-factor sign-in not on', api: false,
+    meaning: 'Two-factor sign-in is not enabled (or its enrolment was not started) for this account.',
+    action: 'Start the enrolment on the Account page.',
+  },
   key_not_active: {
     status: 409, title: 'Key not active', api: false,
     meaning: 'Only an active key can be rolled; this one is revoked or expired.',

@@ -2,13 +2,18 @@ import type { ReactNode } from 'react';
 import { PortalNav } from '@/components/portal-nav';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StatusProvider } from '@/components/status';
+import { StepUpProvider } from '@/components/step-up';
 import { Badge } from '@/components/ui';
+import { STEP_UP_WINDOW_SECONDS, stepUpMethods } from '@/lib/auth/step-up';
+import { githubOAuth } from '@/lib/env';
 import { requirePortalContext } from '@/lib/portal/context';
+import { confirmIdentity } from './account/actions';
 
 export const dynamic = 'force-dynamic';
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const ctx = await requirePortalContext();
+  const methods = await stepUpMethods(ctx.userId);
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2">
@@ -32,7 +37,11 @@ export default async function PortalLayout({ children }: { children: ReactNode }
       </header>
       {/* tabIndex -1: focus lands here when a dialog closes and the element that opened it is gone. */}
       <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 focus:outline-none">
-        <StatusProvider>{children}</StatusProvider>
+        <StatusProvider>
+          <StepUpProvider confirm={confirmIdentity} methods={methods} github={githubOAuth() !== null} windowMinutes={STEP_UP_WINDOW_SECONDS / 60}>
+            {children}
+          </StepUpProvider>
+        </StatusProvider>
       </main>
     </div>
   );

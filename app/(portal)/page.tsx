@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { Card, Notice, PageHeader } from '@/components/ui';
 import { UsageBar } from '@/components/usage-bar';
 import { LocalTime } from '@/components/local-time';
+import { timeAgo } from '@/components/expiry';
+import { RECENT_CHANGES_DAYS, recentSecurityChanges } from '@/lib/audit/recent-changes';
 import { planAllowance, planLimits } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
 import { monthlyRequestCount } from '@/lib/usage/usage';
@@ -12,7 +14,8 @@ export const metadata: Metadata = { title: 'Overview' };
 export default async function OverviewPage() {
   const { workspace } = await requirePortalContext();
   const plan = planLimits(workspace.plan);
-  const used = await monthlyRequestCount(workspace.id);
+  const [used, changes] = await Promise.all([monthlyRequestCount(workspace.id), recentSecurityChanges(workspace.id)]);
+  const now = new Date();
   return (
     <>
       <PageHeader title="Overview" description={`Workspace ${workspace.name}`} />
@@ -50,6 +53,31 @@ export default async function OverviewPage() {
             </p>
           </Card>
         </div>
+        <Card title="Recent security changes">
+          {changes.length === 0 ? (
+            <p className="text-sm text-slate-600" data-testid="security-changes-none">
+              No payout wallet, live key or two-factor change in the last {RECENT_CHANGES_DAYS} days.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm" data-testid="security-changes">
+              {changes.map((change) => (
+                <li key={change.id} className="py-2">
+                  <p className="font-medium">
+                    {change.summary} <span className="font-normal text-slate-600">{timeAgo(change.createdAt, now)}</span>
+                  </p>
+                  <p className="break-words text-xs text-slate-600">
+                    by {change.actorLabel}
+                    {change.ip ? ` from ${change.ip}` : ''} · <LocalTime value={change.createdAt} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="mt-3 text-sm text-slate-600">
+            Not you? Change your password on the <Link href="/account" className="font-semibold text-indigo-700 underline">Account</Link> page (it
+            signs out every other session), then check the <Link href="/audit" className="font-semibold text-indigo-700 underline">audit log</Link>.
+          </p>
+        </Card>
         <Card title="Get started">
           <ol className="list-decimal space-y-1 pl-5 text-sm">
             <li>

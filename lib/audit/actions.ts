@@ -4,6 +4,9 @@
  */
 export const AUDIT_ACTIONS = {
   'user.signed_in': 'Signed in',
+  'user.stepped_up': 'Identity confirmed (step-up)',
+  'user.two_factor_enabled': 'Two-factor sign-in turned on',
+  'user.two_factor_disabled': 'Two-factor sign-in turned off',
   'key.created': 'API key created',
   'key.rolled': 'API key rolled',
   'key.revoked': 'API key revoked',

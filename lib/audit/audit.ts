@@ -23,6 +23,11 @@ export interface AuditActor {
   label: string;
   /** The client address (lib/http/client-address.ts), when known. */
   ip: string | null;
+  /**
+   * The portal session acting (portalActor sets it). Not stored: changes that need a step-up
+   * (lib/auth/step-up.ts) check this session's proof, and refuse a person's change made without one.
+   */
+  sessionId?: string | null;
 }
 
 export const OPERATOR: AuditActor = { userId: null, label: 'operator (admin CLI)', ip: null };

@@ -18,6 +18,9 @@ delete process.env.AUTH_TRUST_HOST;
 
 /** The error string the sign-in form receives when throttled (anything else means "invalid email or password"). */
 export const THROTTLED_ERROR = 'throttled';
+/** Right password, two-factor on: the form shows the code field (CODE_REQUIRED) or says the code was wrong. */
+export const CODE_REQUIRED_ERROR = 'code_required';
+export const CODE_INVALID_ERROR = 'code_invalid';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
@@ -39,14 +42,20 @@ function providers(): NextAuthOptions['providers'] {
     CredentialsProvider({
       id: 'credentials',
       name: 'Email and password',
-      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      credentials: {
+        email: { label: 'Email', type: 'email' },
+        password: { label: 'Password', type: 'password' },
+        code: { label: 'Authentication code', type: 'text' },
+      },
       async authorize(credentials, req) {
         const address = clientAddress(headerValue(req?.headers, 'x-forwarded-for'));
-        const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', address);
+        const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', address, credentials?.code ?? '');
         if (result.outcome === 'throttled') throw new Error(THROTTLED_ERROR);
+        if (result.outcome === 'code_required') throw new Error(CODE_REQUIRED_ERROR);
+        if (result.outcome === 'code_invalid') throw new Error(CODE_INVALID_ERROR);
         if (result.outcome === 'invalid') return null;
-        // The sign-in's address travels to the jwt callback, which records the sign-in (lib/audit).
-        return { id: result.user.id, email: result.user.email, signInIp: address };
+        // The sign-in's address (and second factor) travel to the jwt callback, which records the sign-in (lib/audit).
+        return { id: result.user.id, email: result.user.email, signInIp: address, secondFactor: result.secondFactor };
       },
     }),
   ];
@@ -89,7 +98,8 @@ export function authOptions(): NextAuthOptions {
             email = user.email ?? login ?? undefined;
           }
           const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
-          const session = await createSession(userId, new Date(), { email: email ?? null, ip: signInIp });
+          const secondFactor = 'secondFactor' in user && (user.secondFactor === 'totp' || user.secondFactor === 'recovery_code') ? user.secondFactor : null;
+          const session = await createSession(userId, new Date(), { email: email ?? null, ip: signInIp, secondFactor });
           return { uid: userId, sid: session.id, email };
         }
         if (!token.uid || !token.sid || token.revoked) return { revoked: true };

@@ -9,7 +9,7 @@ export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export async function createSession(
   userId: string,
   now = new Date(),
-  signIn: { email: string | null; ip: string | null } = { email: null, ip: null },
+  signIn: { email: string | null; ip: string | null; secondFactor?: 'totp' | 'recovery_code' | null } = { email: null, ip: null },
 ): Promise<{ id: string; expiresAt: Date }> {
   const id = newId('session');
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);

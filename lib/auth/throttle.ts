@@ -22,6 +22,16 @@ const EMAIL_DELAY_MAX_MS = 4_000;
 
 export const SIGNUP_WINDOW_MINUTES = 60;
 
+/**
+ * Proofs given by a signed-in user or after a correct password, counted per user (the guesser holds a session or
+ * the password, so the address tells nothing): `reauth` — passwords given again (step-up, password change);
+ * `second_factor` — TOTP and recovery codes, at sign-in and at step-up alike. At most this many failures per
+ * window, then refused until the window ends: 5 wrong codes per 15 minutes, with a replayed or neighbouring
+ * step refused too, leaves a code guesser ≈ 3 × 5 / 10⁶ per window (docs/portal.md).
+ */
+export const MAX_USER_PROOF_FAILURES = 5;
+export type UserProofKind = 'reauth' | 'second_factor';
+
 /** The key used when no client address is known: such requests share one bucket (the strict choice). */
 const UNKNOWN_ADDRESS = 'unknown';
 
@@ -30,6 +40,7 @@ const keys = {
   loginPair: (email: string, address: string) => `login:pair:${address}|${email}`,
   loginEmail: (email: string) => `login:email:${email}`,
   signupAddress: (address: string) => `signup:addr:${address}`,
+  userProof: (kind: UserProofKind, userId: string) => `${kind}:user:${userId}`,
 };
 
 /** Thrown inside the reservation transaction to roll back a slot taken from the first counter. */
@@ -119,6 +130,18 @@ export async function loginSucceeded(email: string, address: string | null): Pro
 /** Sign-up: `limit` accounts per client address per hour; refused beyond that. */
 export async function takeSignUpSlot(address: string | null, limit: number, now = new Date()): Promise<boolean> {
   return takeSlots([{ key: keys.signupAddress(address ?? UNKNOWN_ADDRESS), limit, windowMinutes: SIGNUP_WINDOW_MINUTES }], now);
+}
+
+/**
+ * Before checking a proof of `kind` for a user: reserves a slot (refused when MAX_USER_PROOF_FAILURES failures
+ * are in the window). A success gives it back (userProofSucceeded); a failure keeps it.
+ */
+export async function beginUserProof(kind: UserProofKind, userId: string, now = new Date()): Promise<boolean> {
+  return takeSlots([{ key: keys.userProof(kind, userId), limit: MAX_USER_PROOF_FAILURES, windowMinutes: LOGIN_WINDOW_MINUTES }], now);
+}
+
+export async function userProofSucceeded(kind: UserProofKind, userId: string): Promise<void> {
+  await db().throttleCounter.updateMany({ where: { key: keys.userProof(kind, userId), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
 }
 
 /** Counters whose window ended long ago no longer matter (index on window_ends_at). */

@@ -225,7 +225,7 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
         WHERE $13::text IS NOT NULL
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
-      SELECT ${JSON_ROW} AS invoice FROM inserted`,
+      SELECT snapshot AS invoice FROM created_event`,
     values,
   );
   return rows[0] ? { kind: 'created', record: fromJson(rows[0].invoice) } : { kind: 'no_wallet' };
@@ -273,7 +273,7 @@ export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule:
         FROM wallet, reserved
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
-      SELECT (SELECT ${JSON_ROW} FROM inserted) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
+      SELECT (SELECT snapshot FROM created_event) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
     values,
   );
   const row = rows[0];
@@ -312,7 +312,7 @@ export async function updateInvoiceWithEvent(
          WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment" AND status = $4::"InvoiceStatus" AND expires_at > $6::timestamptz
         RETURNING *)
       ${invoiceEventCte('changed_event', 'changed', change.event, change.now, param)}
-      SELECT ${JSON_ROW} AS invoice FROM changed`,
+      SELECT snapshot AS invoice FROM changed_event`,
     values,
   );
   return rows[0] ? fromJson(rows[0].invoice) : null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
+import { requireStepUp, stepUpDetail } from '../auth/step-up';
 import { db, type Prisma } from '../db';
 import { env } from '../env';
 import { AppError } from '../errors';
@@ -103,11 +104,15 @@ async function canonicalAllowlist(tx: Tx, entries: readonly string[] | undefined
   return rows.map((row) => row.cidr);
 }
 
-/** Creates a key and returns its secret — the only time the secret exists outside the caller's hands. */
+/**
+ * Creates a key and returns its secret — the only time the secret exists outside the caller's hands. A live key
+ * creates real invoices, so a portal user needs a step-up for one (lib/auth/step-up.ts); test keys do not.
+ */
 export async function createApiKey(workspaceId: string, input: CreateKeyInput, actor: AuditActor = SYSTEM): Promise<{ key: ApiKeyView; secret: string }> {
   const parsed = CreateKeyInput.parse(input);
   const { secret, prefix, hash } = generateSecret(parsed.environment);
   const row = await db().$transaction(async (tx) => {
+    const proof = parsed.environment === 'live' ? await requireStepUp(tx, actor) : null;
     await checkKeyLimits(tx, workspaceId, null);
     const created = await tx.apiKey.create({
       data: {
@@ -134,6 +139,7 @@ export async function createApiKey(workspaceId: string, input: CreateKeyInput, a
         scopes: created.scopes,
         expires_at: created.expiresAt?.toISOString() ?? null,
         allowed_ips: created.allowedIps ?? [],
+        ...stepUpDetail(proof),
       },
     });
     return created;
@@ -150,6 +156,7 @@ export async function listApiKeys(workspaceId: string): Promise<ApiKeyView[]> {
  * Rolls a key: a new secret with the same label, environment, scopes, allowlist and expiry, shown once; the
  * old key keeps working for `graceSeconds` (0 = stops now), then answers 401 expired_api_key. `workspaceId`
  * scopes the lookup for the portal; the operator CLI passes null. Key, expiry and audit row commit together.
+ * Rolling a live key needs a portal user's step-up, like creating one.
  */
 export async function rollApiKey(
   keyId: number,
@@ -163,6 +170,8 @@ export async function rollApiKey(
   return db().$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: workspaceId === null ? { id: keyId } : { id: keyId, workspaceId }, select: { ...keyViewSelect, workspaceId: true } });
     if (!old) throw new AppError('not_found', `API key ${keyId} not found`);
+    // A rolled live key is a new live secret: the same step-up as creating one.
+    const proof = old.environment === 'live' ? await requireStepUp(tx, actor) : null;
     await checkKeyLimits(tx, old.workspaceId, old.id);
     const now = new Date();
     // Re-read under the workspace lock: a concurrent roll or revoke of the same key has committed by now.
@@ -191,7 +200,15 @@ export async function rollApiKey(
       action: 'key.rolled',
       actor,
       target: `key ${current.id}`,
-      details: { label: current.label, new_key_id: created.id, new_prefix: created.prefix, grace_seconds: graceSeconds, old_key_expires_at: retiredAt.toISOString() },
+      details: {
+        label: current.label,
+        environment: current.environment,
+        new_key_id: created.id,
+        new_prefix: created.prefix,
+        grace_seconds: graceSeconds,
+        old_key_expires_at: retiredAt.toISOString(),
+        ...stepUpDetail(proof),
+      },
     });
     return { key: toView(created), secret, old: toView(retired) };
   });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { isAppError } from '../errors';
+import { isAppError, type ErrorCode } from '../errors';
 import { requirePortalContext, type PortalContext } from './context';
 
 /** What every portal server action returns to its form: data, or a message (and per-field messages). */
 export type ActionResult<T> =
   | { ok: true; data: T }
-  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+  | { ok: false; error: string; code?: ErrorCode; fieldErrors?: Record<string, string> };
 
 export type ActionState<T> = ActionResult<T> | null;
 
@@ -59,7 +59,7 @@ export function withWorkspace<S extends z.ZodType, T>(
       if (isNextControlFlow(error)) throw error;
       if (isAppError(error)) {
         const fieldErrors = error.errors ? Object.fromEntries(error.errors.map((e) => [e.path, e.message])) : undefined;
-        return { ok: false, error: error.message, fieldErrors };
+        return { ok: false, error: error.message, code: error.code, fieldErrors };
       }
       if (error instanceof z.ZodError) {
         const fieldErrors = fieldErrorsOf(error);

@@ -1,5 +1,6 @@
 import { db, type Prisma } from '../db';
 import type { KeyEnvironment } from '../keys/secret';
+import { REQUEST_LOG_RETENTION_DAYS, type RequestLogFields } from './types';
 
 /** Filters of the portal's request log page (SPEC §9: key, status class, path). */
 export interface RequestLogFilter {
@@ -13,22 +14,12 @@ export interface RequestLogFilter {
   limit?: number;
 }
 
-export interface RequestLogRow {
+export interface RequestLogRow extends RequestLogFields {
   id: string;
-  keyId: number;
-  keyPrefix: string;
-  environment: KeyEnvironment;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  requestId: string;
-  idempotencyKey: string | null;
-  ip: string | null;
   createdAt: Date;
 }
 
-const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const RETENTION_MS = REQUEST_LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 const STATUS_RANGES = { '2xx': [200, 300], '4xx': [400, 500], '5xx': [500, 600] } as const;
 
 function toRow(row: Prisma.RequestLogGetPayload<object>): RequestLogRow {

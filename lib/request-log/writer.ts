@@ -1,6 +1,6 @@
 import { env } from '../env';
 import { meteringSql, runStatement } from '../db';
-import type { KeyEnvironment } from '../keys/secret';
+import { REQUEST_LOG_RETENTION_DAYS, type RequestLogFields } from './types';
 
 /**
  * The request log's writer (SPEC §9): requests are queued in memory and written in batches by a timer, never
@@ -16,23 +16,12 @@ import type { KeyEnvironment } from '../keys/secret';
  *  - rows older than 7 days are deleted by the writer itself, at most once an hour per process, in bounded batches.
  * Never the key's secret, the headers or the body: only what RequestLogEntry holds.
  */
-export interface RequestLogEntry {
+export interface RequestLogEntry extends RequestLogFields {
   workspaceId: string;
-  environment: KeyEnvironment;
-  keyId: number;
-  keyPrefix: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  requestId: string;
-  idempotencyKey: string | null;
-  ip: string | null;
   at: Date;
 }
 
 const BATCH = 1000;
-const RETENTION = '7 days';
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 interface WriterState {
@@ -131,7 +120,7 @@ export async function pruneRequestLog(): Promise<number> {
       meteringSql(),
       `WITH gone AS (
          DELETE FROM request_log WHERE id IN (
-           SELECT id FROM request_log WHERE created_at < now() - interval '${RETENTION}' ORDER BY created_at LIMIT 10000)
+           SELECT id FROM request_log WHERE created_at < now() - interval '${REQUEST_LOG_RETENTION_DAYS} days' ORDER BY created_at LIMIT 10000)
          RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [],

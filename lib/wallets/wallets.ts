@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/audit';
+import { requireStepUp, stepUpDetail } from '../auth/step-up';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { NETWORKS, type Network } from '../invoices/currencies';
@@ -17,12 +18,17 @@ export interface WalletView {
   updatedAt: Date;
 }
 
-/** Sets the payout wallet of a network; the change and its audit row commit together. */
+/**
+ * Sets the payout wallet of a network; the change and its audit row commit together. Every future live payment
+ * goes to this address, so a portal user's change needs a step-up (lib/auth/step-up.ts), checked in the same
+ * transaction; the audit row says which proof was given.
+ */
 export async function setWallet(workspaceId: string, input: SetWalletInput, actor: AuditActor = SYSTEM): Promise<WalletView> {
   const { network, address } = SetWalletInput.parse(input);
   const problem = walletAddressError(network, address);
   if (problem) throw new AppError('invalid_wallet_address', problem, { errors: [{ path: 'address', message: problem }] });
   const row = await db().$transaction(async (tx) => {
+    const proof = await requireStepUp(tx, actor);
     const previous = await tx.wallet.findUnique({ where: { workspaceId_network: { workspaceId, network } }, select: { address: true } });
     const saved = await tx.wallet.upsert({
       where: { workspaceId_network: { workspaceId, network } },
@@ -30,19 +36,20 @@ export async function setWallet(workspaceId: string, input: SetWalletInput, acto
       update: { address },
       select: { network: true, address: true, updatedAt: true },
     });
-    await recordAudit(tx, { workspaceId, action: 'wallet.set', actor, target: `network ${network}`, details: { address, previous_address: previous?.address ?? null } });
+    await recordAudit(tx, { workspaceId, action: 'wallet.set', actor, target: `network ${network}`, details: { address, previous_address: previous?.address ?? null, ...stepUpDetail(proof) } });
     return saved;
   });
   return { ...row, network };
 }
 
-/** Removes the payout wallet of a network (nothing to do, nothing recorded, when there is none). */
+/** Removes the payout wallet of a network (nothing to do, nothing recorded, when there is none). Step-up as setWallet. */
 export async function removeWallet(workspaceId: string, network: Network, actor: AuditActor = SYSTEM): Promise<void> {
   await db().$transaction(async (tx) => {
+    const proof = await requireStepUp(tx, actor);
     const removed = await tx.$queryRaw<{ address: string }[]>`
       DELETE FROM wallets WHERE workspace_id = ${workspaceId} AND network = ${network} RETURNING address`;
     if (removed.length === 0) return;
-    await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null } });
+    await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null, ...stepUpDetail(proof) } });
   });
 }
 

@@ -6,7 +6,7 @@ import type { EventType } from '../events/types';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WEBHOOK_ENDPOINT_ID_PATTERN } from './schemas';
-import { openSecret, sealSecret } from './secret-box';
+import { openSecret, sealSecret } from '../crypto/secret-box';
 import { newSigningSecret } from './signing';
 import { checkEndpointUrl } from './url-policy';
 

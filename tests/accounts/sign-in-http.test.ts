@@ -4,6 +4,7 @@ import { MAX_FAILURES_PER_EMAIL_AND_ADDRESS } from '@/lib/auth/throttle';
 import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 import { startAdditionalApp, type AppInstance } from '../setup/app';
 import { baseUrl } from '../support/http';
+import { portalSignIn as signIn } from '../support/portal-sign-in';
 
 const PASSWORD = 'correct horse battery';
 const HTTPS_PUBLIC_URL = 'https://portal.example.test';
@@ -12,27 +13,6 @@ async function newUser(): Promise<string> {
   const email = `http-auth-${randomUUID()}@example.test`;
   await createUserWithWorkspace({ email, password: PASSWORD });
   return email;
-}
-
-function setCookies(response: Response): string[] {
-  return response.headers.getSetCookie();
-}
-
-/** A credentials sign-in exactly as the portal's form makes it (next-auth's csrf round trip, then the callback). */
-async function signIn(base: string, email: string, password: string, headers: Record<string, string> = {}) {
-  const csrf = await fetch(`${base}/api/auth/csrf`, { headers });
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = setCookies(csrf).map((c) => c.split(';')[0]).join('; ');
-  const response = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { ...headers, cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password, csrfToken, json: 'true', callbackUrl: `${base}/` }),
-  });
-  const body = (await response.json()) as { url: string };
-  const error = new URL(body.url).searchParams.get('error');
-  const outcome = error === null ? 'ok' : error === 'throttled' ? 'throttled' : 'invalid';
-  return { outcome, url: body.url, csrfCookies: setCookies(csrf), cookies: setCookies(response) };
 }
 
 describe('portal sign-in over HTTP, behind no proxy (TRUSTED_PROXY_HOPS=0)', () => {

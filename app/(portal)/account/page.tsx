@@ -1,23 +1,31 @@
 import type { Metadata } from 'next';
 import { Card, formatDate, PageHeader } from '@/components/ui';
 import { listOAuthAccounts } from '@/lib/auth/oauth';
+import { twoFactorStatus } from '@/lib/auth/second-factor';
+import { stepUpMethods } from '@/lib/auth/step-up';
 import { githubOAuth } from '@/lib/env';
 import { requirePortalContext } from '@/lib/portal/context';
 import { ConnectGitHub } from './connect-github';
 import { PasswordForm } from './password-form';
+import { TwoFactor } from './two-factor';
 
 export const metadata: Metadata = { title: 'Account' };
 
 export default async function AccountPage() {
   const ctx = await requirePortalContext();
-  const accounts = await listOAuthAccounts(ctx.userId);
+  const [accounts, twoFactor, methods] = await Promise.all([listOAuthAccounts(ctx.userId), twoFactorStatus(ctx.userId), stepUpMethods(ctx.userId)]);
   const github = accounts.find((account) => account.provider === 'github');
   return (
     <>
       <PageHeader title="Account" description={`Signed in as ${ctx.email}`} />
       <div className="space-y-6">
-        <Card title="Password">
-          <PasswordForm />
+        {methods.password ? (
+          <Card title="Password">
+            <PasswordForm needsCode={twoFactor.enabled} />
+          </Card>
+        ) : null}
+        <Card title="Two-factor sign-in">
+          <TwoFactor enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
         </Card>
         {githubOAuth() ? (
           <Card title="GitHub sign-in">

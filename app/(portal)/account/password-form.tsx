@@ -4,7 +4,8 @@ import { useActionState } from 'react';
 import { buttonClass, Notice, TextField } from '@/components/ui';
 import { changePasswordAction } from './actions';
 
-export function PasswordForm() {
+/** `needsCode`: two-factor sign-in is on, so the change needs a code as well as the current password. */
+export function PasswordForm({ needsCode }: { needsCode: boolean }) {
   const [state, action, pending] = useActionState(changePasswordAction, null);
   const fieldErrors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
@@ -16,6 +17,17 @@ export function PasswordForm() {
         </Notice>
       ) : null}
       <TextField name="currentPassword" label="Current password" type="password" autoComplete="current-password" required error={fieldErrors.currentPassword} />
+      {needsCode ? (
+        <TextField
+          name="code"
+          label="Authentication code"
+          autoComplete="one-time-code"
+          spellCheck={false}
+          required
+          hint="The 6-digit code from your authenticator app, or a recovery code."
+          error={fieldErrors.code}
+        />
+      ) : null}
       <TextField
         name="newPassword"
         label="New password"

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { CopyButton } from '@/components/copy-button';
 import { Dialog } from '@/components/dialog';
 import { useAnnounce } from '@/components/status';
+import { useStepUp } from '@/components/step-up';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
 import { createKey } from './actions';
@@ -18,7 +19,8 @@ const SCOPE_OPTIONS = [
  * corrected re-submit creates exactly the key on screen; only a success clears it.
  */
 export function CreateKeyForm() {
-  const [state, onSubmit, pending] = useKeptForm(createKey);
+  // A live key asks the user to confirm it is them (step-up) when the server says so; a test key never does.
+  const [state, onSubmit, pending] = useKeptForm(useStepUp(createKey));
   const [dismissed, setDismissed] = useState<number | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const submit = useRef<HTMLButtonElement>(null);
@@ -64,6 +66,7 @@ export function CreateKeyForm() {
               <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
             </label>
           </div>
+          <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you (your password).</p>
           <FieldError id="key-environment-error" message={errors.environment} />
         </fieldset>
         <fieldset aria-describedby={`scopes-hint${errors.scopes ? ' key-scopes-error' : ''}`}>

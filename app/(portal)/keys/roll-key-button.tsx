@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { CopyButton } from '@/components/copy-button';
+import { useStepUp } from '@/components/step-up';
 import { buttonClass, inputClass, Notice } from '@/components/ui';
 import { rollKey } from './actions';
 
@@ -17,7 +18,8 @@ const GRACE_OPTIONS = [
  * so a deployment can switch without downtime.
  */
 export function RollKeyButton({ keyId, label, available }: { keyId: number; label: string; available: boolean }) {
-  const [state, action, pending] = useActionState(rollKey, null);
+  // Rolling a live key asks the user to confirm it is them (step-up) when the server says so.
+  const [state, action, pending] = useActionState(useStepUp(rollKey), null);
   const [open, setOpen] = useState(false);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const rolled = state?.ok && state.data.key.id !== dismissed ? state.data : null;

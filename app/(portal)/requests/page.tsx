@@ -4,6 +4,7 @@ import { buttonClass, Card, cx, DataTable, formatDate, inputClass, PageHeader } 
 import { listApiKeys } from '@/lib/keys/keys';
 import { requirePortalContext } from '@/lib/portal/context';
 import { listRequests } from '@/lib/request-log/queries';
+import { REQUEST_LOG_RETENTION_DAYS } from '@/lib/request-log/types';
 
 export const metadata: Metadata = { title: 'Request log' };
 
@@ -22,7 +23,7 @@ function statusTone(status: number): string {
   return 'text-green-800';
 }
 
-/** The last 7 days of /v1 requests of this workspace, per environment, with filters (key, status class, path). */
+/** The last REQUEST_LOG_RETENTION_DAYS days of /v1 requests of this workspace, per environment, with filters (key, status class, path). */
 export default async function RequestLogPage({ searchParams }: { searchParams: SearchParams }) {
   const { workspace } = await requirePortalContext();
   const params = await searchParams;
@@ -55,7 +56,7 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
     <>
       <PageHeader
         title="Request log"
-        description="Every /v1 request made with this workspace's keys in the last 7 days, newest first. Entries appear within a second; no secrets, headers or bodies are kept."
+        description={`Every /v1 request made with this workspace's keys in the last ${REQUEST_LOG_RETENTION_DAYS} days, newest first. Entries appear within a second; no secrets, headers or bodies are kept.`}
       />
       <div className="space-y-4">
         <nav aria-label="Environment" className="inline-flex rounded-md ring-1 ring-slate-300">

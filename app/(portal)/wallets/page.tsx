@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Card, PageHeader } from '@/components/ui';
 import { CURRENCIES, CURRENCY_RULES, NETWORK_FAMILY, NETWORKS, type Network } from '@/lib/invoices/currencies';
+import { STEP_UP_WINDOW_SECONDS } from '@/lib/auth/step-up';
 import { requirePortalContext } from '@/lib/portal/context';
 import { listWallets } from '@/lib/wallets/wallets';
 import { WalletForm } from './wallet-form';
@@ -21,7 +22,7 @@ export default async function WalletsPage() {
     <>
       <PageHeader
         title="Wallets"
-        description="Live invoices are paid to the workspace's wallet for their network; without one, creating a live invoice on that network fails. Test invoices never need a wallet."
+        description={`Live invoices are paid to the workspace's wallet for their network; without one, creating a live invoice on that network fails. Test invoices never need a wallet. Saving or removing a wallet asks you to confirm it is you (your password, valid ${STEP_UP_WINDOW_SECONDS / 60} minutes).`}
       />
       <Card title="Addresses per network">
         <div className="grid gap-4 lg:grid-cols-2">

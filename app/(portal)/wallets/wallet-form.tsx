@@ -3,13 +3,18 @@
 import { useEffect } from 'react';
 import { ConfirmAction } from '@/components/confirm-action';
 import { useAnnounce } from '@/components/status';
+import { useStepUp } from '@/components/step-up';
 import { buttonClass, FieldError, inputClass } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
 import { deleteWallet, saveWallet } from './actions';
 
-/** One network's wallet. A refused address stays in the field (useKeptForm) beside its error, so the typo is visible. */
+/**
+ * One network's wallet. A refused address stays in the field (useKeptForm) beside its error, so the typo is visible.
+ * Saving and removing ask the user to confirm it is them (step-up) when the server says so.
+ */
 export function WalletForm({ network, title, hint, address }: { network: string; title: string; hint: string; address: string | null }) {
-  const [state, onSubmit, pending] = useKeptForm(saveWallet);
+  const [state, onSubmit, pending] = useKeptForm(useStepUp(saveWallet));
+  const remove = useStepUp(deleteWallet);
   const announce = useAnnounce();
   const inputId = `wallet-${network}`;
   const error = state && !state.ok ? (state.fieldErrors?.address ?? state.error) : undefined;
@@ -49,7 +54,7 @@ export function WalletForm({ network, title, hint, address }: { network: string;
       {address ? (
         <div className="mt-2">
           <ConfirmAction
-            action={deleteWallet}
+            action={remove}
             fields={{ network }}
             trigger={`Remove ${title} wallet`}
             triggerClass="text-sm text-red-700 underline"

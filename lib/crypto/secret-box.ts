@@ -3,9 +3,11 @@ import { env } from '../env';
 import { localSecret } from '../local-secret';
 
 /**
- * Webhook signing secrets are encrypted at rest (AES-256-GCM), never hashed: the worker needs them to sign.
- * The key is WEBHOOK_ENCRYPTION_KEY, or one generated once into .data/webhook-key; the web server and the
- * worker read the same one. Stored form: v1.<iv>.<tag>.<ciphertext>, base64url.
+ * Secrets the app must read back are encrypted at rest (AES-256-GCM), never hashed: webhook signing secrets
+ * (the worker signs with them) and TOTP secrets (sign-in checks codes against them). The key is
+ * WEBHOOK_ENCRYPTION_KEY — named for its first use, kept so existing configurations still open their secrets —
+ * or one generated once into .data/webhook-key; the web server and the worker read the same one.
+ * Stored form: v1.<iv>.<tag>.<ciphertext>, base64url.
  */
 function key(): Buffer {
   // Any configured string works: it is hashed to the cipher's 32 bytes.
