@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startReceiver, type Receiver } from '../tests/support/receiver';
-import { api, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
+import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
 // SPEC §7 end to end, as README "Try a live payment locally" describes it: the e2e server's local hardhat chain
 // is `ethereum` (3 confirmations) and the worker's watcher settles it; the payment is made with the README's
@@ -65,6 +65,7 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   const ethereum = page.getByRole('form', { name: 'Ethereum wallet' });
   await ethereum.getByLabel('Ethereum address').fill(wallet);
   await ethereum.getByRole('button', { name: 'Save Ethereum' }).click();
+  await confirmIdentity(page); // wallet changes need the password again (step-up)
   await expect(ethereum.getByText('Saved.')).toBeVisible();
 
   const key = await createKey(page, { label: 'Live checkout', environment: 'live' });
