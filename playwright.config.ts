@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 // The app runs on a port of its own, chosen once by the runner; workers inherit it through the environment.
 function pickFreePort(): string {
@@ -9,6 +11,10 @@ function pickFreePort(): string {
 }
 process.env.E2E_PORT ??= pickFreePort();
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+// The local EVM chain e2e/server.ts starts (watched as ethereum), and where it writes the certificate of the
+// tests' https webhook receivers (the worker trusts it): both known to the tests through the environment.
+process.env.E2E_CHAIN_PORT ??= pickFreePort();
+process.env.E2E_TLS_DIR ??= path.join(os.tmpdir(), `invoicing-e2e-tls-${process.env.E2E_PORT}`);
 
 // Debian's Chromium on these machines (Playwright cannot download browsers here); Playwright's own elsewhere.
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,6 +47,6 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
-    env: { E2E_PORT: process.env.E2E_PORT, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { E2E_PORT: process.env.E2E_PORT, E2E_CHAIN_PORT: process.env.E2E_CHAIN_PORT, E2E_TLS_DIR: process.env.E2E_TLS_DIR, NEXT_TELEMETRY_DISABLED: '1' },
   },
 });

@@ -9,7 +9,7 @@ const NARROW = { width: 375, height: 812 };
 const WIDE = { width: 1280, height: 900 };
 const VALID_ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const VALID_TRON = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
-// Live invoices need a watched network: the e2e server marks ethereum watched (no chain behind it; no payment is made).
+// Live invoices need a watched network: the e2e server's local chain is ethereum (these tests make no payment).
 const LIVE_INVOICE = { amount: '10.00', currency: 'USDT', network: 'ethereum' } as const;
 
 async function noSidewaysScroll(page: Page, what: string) {

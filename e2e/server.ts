@@ -1,12 +1,17 @@
 // The e2e app server, started by Playwright's webServer: a FRESH embedded PostgreSQL in a temp dir (or a fresh
 // database on TEST_DATABASE_URL's server), migrated with the project's migrate(), `next build` if stale, then
-// `next start` on E2E_PORT, and a webhook worker (scripts/worker.ts) beside it. Never the developer's .data database.
-// SIGTERM/SIGINT stop everything and delete the dir.
+// `next start` on E2E_PORT, and a worker (scripts/worker.ts) beside it. Never the developer's .data database.
+// A local EVM chain (hardhat node, mock USDT/USDC) on E2E_CHAIN_PORT is the `ethereum` network of both: the
+// worker's watcher settles live invoices paid on it. The worker trusts a self-signed certificate written to
+// E2E_TLS_DIR (NODE_EXTRA_CA_CERTS), so the tests' https receivers can be live webhook endpoints.
+// SIGTERM/SIGINT stop everything and delete the dirs.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { chainSettings, startLocalChain, type LocalChain } from '../scripts/chain/local-chain';
 import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
+import { ensureDevCertificate } from '../scripts/dev-tls';
 import { migrate } from '../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../scripts/next-app';
 import { startWorker, type WorkerProcess } from '../scripts/worker-process';
@@ -15,11 +20,16 @@ const log = (message: string) => console.error(`[e2e server] ${message}`);
 
 const port = Number(process.env.E2E_PORT);
 if (!Number.isInteger(port) || port <= 0) throw new Error('E2E_PORT is not set (playwright.config.ts sets it)');
+const chainPort = Number(process.env.E2E_CHAIN_PORT);
+if (!Number.isInteger(chainPort) || chainPort <= 0) throw new Error('E2E_CHAIN_PORT is not set (playwright.config.ts sets it)');
+const tlsDir = process.env.E2E_TLS_DIR ?? '';
+if (tlsDir === '') throw new Error('E2E_TLS_DIR is not set (playwright.config.ts sets it)');
 
 let tempDir: string | undefined;
 let embedded: EmbeddedDatabase | undefined;
 let server: NextServer | undefined;
 let worker: WorkerProcess | undefined;
+let chain: LocalChain | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 let stopping = false;
 
@@ -28,6 +38,7 @@ async function shutdown(code: number) {
   stopping = true;
   try {
     await Promise.all([server?.stop(), worker?.stop()]);
+    await chain?.stop();
   } catch (err) {
     console.error(err);
   }
@@ -38,6 +49,7 @@ async function shutdown(code: number) {
     console.error(err);
   }
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
   process.exit(code);
 }
 
@@ -46,8 +58,10 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('exit', () => {
   server?.child.kill('SIGKILL');
   worker?.child.kill('SIGKILL');
+  chain?.child.kill('SIGKILL');
   embedded?.stopSync();
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
 });
 
 async function freshDatabaseOn(serverUrl: string): Promise<string> {
@@ -81,11 +95,21 @@ async function main() {
   await migrate(databaseUrl, { quiet: true });
   log('database ready and migrated');
   await ensureBuild({ stdio: 'stderr' });
+  chain = await startLocalChain({ port: chainPort });
+  // Both processes see the chain as ethereum, with 3 confirmations (the tests mine them).
+  const chainEnv = { ...chainSettings(chain, 'ethereum'), CONFIRMATIONS_ETHEREUM: '3' };
+  log(`local chain on ${chain.rpcUrl}`);
+  const certificate = ensureDevCertificate(tlsDir);
   // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.
   const webhookEnv = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
-  // Its per-job log lines stay out of Playwright's output; they are printed if it dies.
-  worker = await startWorker({ databaseUrl, env: { ...webhookEnv, PUBLIC_URL: `http://127.0.0.1:${port}` }, stdio: 'pipe' });
+  // Its per-job log lines stay out of Playwright's output; they are printed if it dies. It trusts the tests'
+  // https receivers' certificate: live endpoints must be https, and the SSRF policy is not relaxed for it.
+  worker = await startWorker({
+    databaseUrl,
+    env: { ...webhookEnv, ...chainEnv, NODE_EXTRA_CA_CERTS: certificate.certPath, PUBLIC_URL: `http://127.0.0.1:${port}` },
+    stdio: 'pipe',
+  });
   log('worker ready');
   server = await startNext({
     port,
@@ -98,9 +122,7 @@ async function main() {
       PLAN_DEVELOPER_RATE_LIMIT: process.env.PLAN_DEVELOPER_RATE_LIMIT ?? '1000',
       // Every e2e sign-up comes from 127.0.0.1.
       SIGNUP_LIMIT_PER_HOUR: '1000',
-      // Live invoices need a watched network: ethereum counts as watched for the web server (nothing listens there;
-      // the worker is not given it, so no watcher runs). Settlement itself is tested against a real chain in tests/chain.
-      RPC_URL_ETHEREUM: 'http://127.0.0.1:9',
+      ...chainEnv,
       ...webhookEnv,
     },
   });

@@ -1,6 +1,6 @@
 import type { Prisma } from '../db';
-import { recordEvent } from '../events/store';
-import { recordInvoiceEvent } from '../invoices/invoice-events';
+import { recordEvents } from '../events/store';
+import { recordInvoiceEvent, recordInvoiceEvents } from '../invoices/invoice-events';
 import { toPaymentResource } from '../invoices/serialize';
 
 /**
@@ -13,16 +13,34 @@ export async function recordSettlementInvoiceEvent(tx: Prisma.TransactionClient,
   await recordInvoiceEvent(tx, invoiceId, type, at);
 }
 
+/** The same for many invoices at once (one statement): the watcher settles a whole block range together. */
+export async function recordSettlementInvoiceEvents(tx: Prisma.TransactionClient, invoiceIds: readonly string[], type: SettlementEventType, at: Date): Promise<void> {
+  await recordInvoiceEvents(tx, invoiceIds, type, at);
+}
+
 /**
  * payment.unmatched, to every workspace with a wallet at the payment's address on its network (live events:
- * chain transfers never concern test mode). The snapshot is the payment as the API shows it.
+ * chain transfers never concern test mode), for each of `paymentIds` in that order. The snapshot is the
+ * payment as the API shows it. Three statements whatever the number of payments.
  */
-export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient, paymentId: string, at: Date): Promise<void> {
-  const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
-  const wallets = await tx.$queryRaw<Array<{ workspace_id: string }>>`
-    SELECT DISTINCT workspace_id FROM wallets WHERE network = ${payment.network} AND lower(address) = ${payment.toAddress}`;
-  const snapshot = { object: 'payment', ...toPaymentResource(payment), to: payment.toAddress, invoice: null };
-  for (const wallet of wallets) {
-    await recordEvent(tx, { workspaceId: wallet.workspace_id, environment: 'live', type: 'payment.unmatched', snapshot, at });
-  }
+export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient, paymentIds: readonly string[], at: Date): Promise<void> {
+  if (paymentIds.length === 0) return;
+  const payments = await tx.payment.findMany({ where: { id: { in: [...paymentIds] } } });
+  const byId = new Map(payments.map((payment) => [payment.id, payment]));
+  const wallets = await tx.$queryRawUnsafe<Array<{ workspace_id: string; network: string; address: string }>>(
+    `SELECT DISTINCT w.workspace_id, w.network, lower(w.address) AS address
+       FROM wallets w JOIN unnest($1::text[], $2::text[]) AS p(network, address) ON w.network = p.network AND lower(w.address) = p.address
+      ORDER BY w.workspace_id`,
+    payments.map((payment) => payment.network),
+    payments.map((payment) => payment.toAddress),
+  );
+  const events = paymentIds.flatMap((id) => {
+    const payment = byId.get(id);
+    if (!payment) return [];
+    const snapshot = { object: 'payment', ...toPaymentResource(payment), to: payment.toAddress, invoice: null };
+    return wallets
+      .filter((wallet) => wallet.network === payment.network && wallet.address === payment.toAddress)
+      .map((wallet) => ({ workspaceId: wallet.workspace_id, environment: 'live' as const, type: 'payment.unmatched' as const, snapshot, at }));
+  });
+  await recordEvents(tx, events);
 }

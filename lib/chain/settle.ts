@@ -1,7 +1,7 @@
 import { db, TRANSACTION_OPTIONS, type Prisma } from '../db';
 import { newId } from '../ids';
 import { CHAIN_TRANSITIONS } from '../invoices/state';
-import { recordSettlementInvoiceEvent, recordUnmatchedPaymentEvents } from './events';
+import { recordSettlementInvoiceEvents, recordUnmatchedPaymentEvents } from './events';
 
 /**
  * Settlement state changes (SPEC §7). Each runs in one transaction with the events it reports, so a change is
@@ -40,11 +40,17 @@ export interface Cursor {
  */
 export const MATCH_CLOCK_TOLERANCE_SECONDS = 60;
 
-/** Records the transfers of a block range and moves the cursor past it, in one transaction. */
+/**
+ * Records the transfers of a block range and moves the cursor past it, in one transaction of four statements
+ * whatever the number of transfers (record, attribute, events, cursor): a range's transfers are matched to
+ * invoices set-based, so settling 1,000 transfers costs what settling one does plus the rows.
+ */
 export async function recordTransfers(transfers: Transfer[], cursor: Cursor, now: Date = new Date()): Promise<void> {
   await db().$transaction(
     async (tx) => {
-      for (const transfer of transfers) await recordTransfer(tx, transfer, now);
+      const recorded = await insertPayments(tx, transfers, now);
+      const processing = await attribute(tx, recorded);
+      await recordSettlementInvoiceEvents(tx, processing, 'invoice.processing', now);
       await tx.$executeRaw`
         INSERT INTO chain_cursors (network, chain_id, last_block, last_block_hash, updated_at)
         VALUES (${cursor.network}, ${cursor.chainId}, ${cursor.block}, ${cursor.hash}, ${now})
@@ -56,85 +62,165 @@ export async function recordTransfers(transfers: Transfer[], cursor: Cursor, now
 }
 
 /**
- * One transfer: recorded once (a duplicate is ignored; a transfer seen again after its block was reorganised
- * away is recorded afresh), then attributed to the live invoice holding exactly its amount on that network,
- * asset and address, if the transfer's block time lies inside the invoice's window and nothing else paid it.
- * Included before expires_at → the invoice is processing; after → it stays expired until the confirmation
- * makes it paid_late.
+ * Records each transfer once: a duplicate (a block read again after a restart) is ignored; a transfer seen
+ * again after its block was reorganised away (status reverted) is recorded afresh, unattributed. Returns the
+ * ids of the rows recorded now, the only ones to attribute.
  */
-async function recordTransfer(tx: Prisma.TransactionClient, t: Transfer, now: Date): Promise<void> {
-  const recorded = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO payments (id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash,
-                          block_time, status, confirmations, detected_at)
-    VALUES (${newId('payment')}, ${t.network}, ${t.txHash}, ${t.logIndex}, ${t.currency}, ${t.amount}::numeric, ${t.from}, ${t.to},
-            ${t.blockNumber}, ${t.blockHash}, ${t.blockTime}, 'pending', 1, ${now})
-    ON CONFLICT (network, tx_hash, log_index) DO UPDATE
-      SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
-          status = 'pending', confirmations = 1, invoice_id = NULL, detected_at = EXCLUDED.detected_at, confirmed_at = NULL
-      WHERE payments.status = 'reverted'
-    RETURNING id`;
-  const payment = recorded[0];
-  if (!payment) return;
-  const candidates = await tx.$queryRaw<Array<{ id: string; late: boolean }>>`
-    SELECT i.id, ${t.blockTime}::timestamptz >= i.expires_at AS late
-      FROM amount_reservations r JOIN invoices i ON i.id = r.invoice_id
-     WHERE r.network = ${t.network} AND r.currency = ${t.currency} AND r.address = ${t.to} AND r.pay_amount = ${t.amount}::numeric
-       AND i.environment = 'live' AND i.status = 'pending'
-       AND ${t.blockTime}::timestamptz >= i.created_at - make_interval(secs => ${MATCH_CLOCK_TOLERANCE_SECONDS})
-       AND ${t.blockTime}::timestamptz <= r.reserved_until
-       AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = i.id AND p.status <> 'reverted')
-     FOR UPDATE OF i`;
-  const invoice = candidates[0];
-  if (!invoice) return; // unmatched: reported once confirmed (payment.unmatched)
-  await tx.$executeRaw`UPDATE payments SET invoice_id = ${invoice.id} WHERE id = ${payment.id}`;
-  await tx.$executeRaw`UPDATE invoices SET has_payments = true WHERE id = ${invoice.id} AND NOT has_payments`;
-  if (invoice.late) return;
-  const { from, to } = CHAIN_TRANSITIONS.detect;
-  await tx.$executeRaw`UPDATE invoices SET status = ${to}::"InvoiceStatus" WHERE id = ${invoice.id} AND status = ${from}::"InvoiceStatus"`;
-  await recordSettlementInvoiceEvent(tx, invoice.id, 'invoice.processing', now);
+async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[], now: Date): Promise<string[]> {
+  // ON CONFLICT cannot touch one row twice in a statement: a transfer listed twice is recorded once.
+  const unique = [...new Map(transfers.map((t) => [`${t.network}:${t.txHash}:${t.logIndex}`, t])).values()];
+  if (unique.length === 0) return [];
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+    `INSERT INTO payments (id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash,
+                           block_time, status, confirmations, detected_at)
+     SELECT t.id, t.network, t.tx_hash, t.log_index, t.currency, t.amount, t.from_address, t.to_address, t.block_number, t.block_hash,
+            t.block_time, 'pending', 1, $12::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::text[], $9::bigint[],
+                   $10::text[], $11::timestamptz[])
+            AS t(id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash, block_time)
+     ON CONFLICT (network, tx_hash, log_index) DO UPDATE
+       SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
+           status = 'pending', confirmations = 1, invoice_id = NULL, detected_at = EXCLUDED.detected_at, confirmed_at = NULL
+       WHERE payments.status = 'reverted'
+     RETURNING id`,
+    unique.map(() => newId('payment')),
+    unique.map((t) => t.network),
+    unique.map((t) => t.txHash),
+    unique.map((t) => t.logIndex),
+    unique.map((t) => t.currency),
+    unique.map((t) => t.amount),
+    unique.map((t) => t.from),
+    unique.map((t) => t.to),
+    unique.map((t) => t.blockNumber.toString()),
+    unique.map((t) => t.blockHash),
+    unique.map((t) => t.blockTime.toISOString()),
+    now,
+  );
+  return rows.map((row) => row.id);
 }
 
-/** A pending payment whose confirmations are reached and whose receipt was re-read: same block, success. */
-export async function confirmPayment(paymentId: string, confirmations: number, now: Date = new Date()): Promise<void> {
+/**
+ * Attributes newly recorded payments, in one statement: each to the live invoice holding exactly its amount on
+ * that network, asset and address (the reservation's primary key makes that at most one invoice), if its block
+ * time lies inside the invoice's window and the invoice has no live payment yet. When several transfers of a
+ * range pay one invoice, the earliest (block, log index) takes it; the others stay unmatched. The invoice's
+ * update is a compare-and-set on `pending` (a concurrent cancel or attach wins or loses whole), and only the
+ * payments of invoices it changed are linked. Included before expires_at → the invoice is processing; after →
+ * it stays expired until the confirmation makes it paid_late. Returns the invoices now processing, in the
+ * order of their payments.
+ */
+async function attribute(tx: Prisma.TransactionClient, paymentIds: string[]): Promise<string[]> {
+  if (paymentIds.length === 0) return [];
+  const { from, to } = CHAIN_TRANSITIONS.detect;
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+    `WITH recorded AS (SELECT * FROM payments WHERE id = ANY($1::text[])),
+     candidate AS (
+       SELECT DISTINCT ON (i.id) p.id AS payment_id, i.id AS invoice_id, p.block_time >= i.expires_at AS late,
+              p.block_number, p.log_index
+         FROM recorded p
+         JOIN amount_reservations r ON r.network = p.network AND r.currency = p.currency AND r.address = p.to_address AND r.pay_amount = p.amount
+         JOIN invoices i ON i.id = r.invoice_id
+        WHERE i.environment = 'live' AND i.status = $3::"InvoiceStatus"
+          AND p.block_time >= i.created_at - make_interval(secs => $2)
+          AND p.block_time <= r.reserved_until
+          AND NOT EXISTS (SELECT 1 FROM payments o WHERE o.invoice_id = i.id AND o.status <> 'reverted')
+        ORDER BY i.id, p.block_number, p.log_index),
+     attributed AS (
+       UPDATE invoices i SET has_payments = true, status = CASE WHEN c.late THEN i.status ELSE $4::"InvoiceStatus" END
+         FROM candidate c
+        WHERE i.id = c.invoice_id AND i.status = $3::"InvoiceStatus"
+       RETURNING i.id, c.payment_id, c.late, c.block_number, c.log_index),
+     linked AS (UPDATE payments p SET invoice_id = a.id FROM attributed a WHERE p.id = a.payment_id)
+     SELECT id FROM attributed WHERE NOT late ORDER BY block_number, log_index`,
+    paymentIds,
+    MATCH_CLOCK_TOLERANCE_SECONDS,
+    from,
+    to,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Pending payments whose confirmations are reached and whose receipts were re-read (same block, success), in
+ * one transaction of at most six statements: the payments confirmed; their processing invoices paid
+ * (`invoice.paid`); their invoices still pending — included after expires_at — marked paid_late
+ * (`invoice.paid_late`: the invoice stays expired, the merchant decides); unattributed ones reported
+ * (`payment.unmatched`; decision: at confirmation, so a reorganised-away transfer never produces one).
+ */
+export async function confirmPayments(paymentIds: readonly string[], confirmations: number, now: Date = new Date()): Promise<void> {
+  if (paymentIds.length === 0) return;
   await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ invoice_id: string | null; amount: string; tx_hash: string }>>`
-      UPDATE payments SET status = 'confirmed', confirmed_at = ${now}, confirmations = ${confirmations}
-       WHERE id = ${paymentId} AND status = 'pending'
-      RETURNING invoice_id, amount::text, tx_hash`;
-    const payment = rows[0];
-    if (!payment) return;
-    if (!payment.invoice_id) {
-      await recordUnmatchedPaymentEvents(tx, paymentId, now);
-      return;
+    const confirmed = await tx.$queryRawUnsafe<Array<{ id: string; invoice_id: string | null }>>(
+      `UPDATE payments SET status = 'confirmed', confirmed_at = $2::timestamptz, confirmations = $3
+        WHERE id = ANY($1::text[]) AND status = 'pending'
+       RETURNING id, invoice_id, block_number, log_index`,
+      [...paymentIds],
+      now,
+      confirmations,
+    );
+    const position = new Map(paymentIds.map((id, index) => [id, index]));
+    const ordered = confirmed.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+    const matched = ordered.filter((row) => row.invoice_id !== null).map((row) => row.id);
+    const unmatched = ordered.filter((row) => row.invoice_id === null).map((row) => row.id);
+    if (matched.length > 0) {
+      const { from, to } = CHAIN_TRANSITIONS.confirm;
+      // One live payment per invoice (attribute): each invoice is updated by exactly one of these rows.
+      const paid = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+        `WITH paid AS (
+           UPDATE invoices i SET status = $4::"InvoiceStatus", paid_at = $2::timestamptz, payment_tx_hash = p.tx_hash,
+                  payment_amount = p.amount, payment_simulated = false, amount_received = i.amount_received + p.amount
+             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
+            WHERE i.id = p.invoice_id AND i.status = $3::"InvoiceStatus"
+           RETURNING i.id, o.n)
+         SELECT id FROM paid ORDER BY n`,
+        matched,
+        now,
+        from,
+        to,
+      );
+      await recordSettlementInvoiceEvents(tx, paid.map((row) => row.id), 'invoice.paid', now);
+      const late = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+        `WITH late AS (
+           UPDATE invoices i SET amount_received = i.amount_received + p.amount, payment_exception = 'paid_late'
+             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
+            WHERE i.id = p.invoice_id AND i.status = 'pending'
+           RETURNING i.id, o.n)
+         SELECT id FROM late ORDER BY n`,
+        matched,
+      );
+      await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), 'invoice.paid_late', now);
     }
-    const { from, to } = CHAIN_TRANSITIONS.confirm;
-    const paid = await tx.$executeRaw`
-      UPDATE invoices SET status = ${to}::"InvoiceStatus", paid_at = ${now}, payment_tx_hash = ${payment.tx_hash},
-             payment_amount = ${payment.amount}::numeric, payment_simulated = false,
-             amount_received = amount_received + ${payment.amount}::numeric
-       WHERE id = ${payment.invoice_id} AND status = ${from}::"InvoiceStatus"`;
-    if (paid === 1) {
-      await recordSettlementInvoiceEvent(tx, payment.invoice_id, 'invoice.paid', now);
-      return;
-    }
-    // Included after expires_at: the invoice stays expired; the merchant decides.
-    const late = await tx.$executeRaw`
-      UPDATE invoices SET amount_received = amount_received + ${payment.amount}::numeric, payment_exception = 'paid_late'
-       WHERE id = ${payment.invoice_id} AND status = 'pending'`;
-    if (late === 1) await recordSettlementInvoiceEvent(tx, payment.invoice_id, 'invoice.paid_late', now);
+    await recordUnmatchedPaymentEvents(tx, unmatched, now);
   }, TRANSACTION_OPTIONS);
 }
 
-/** A pending payment whose block was reorganised away (or whose transaction failed): its invoice goes back. */
-export async function revertPayment(paymentId: string, now: Date = new Date()): Promise<void> {
+/**
+ * Pending payments whose block was reorganised away (or whose transaction failed), in one transaction: the
+ * payments reverted; their processing invoices back to pending (reading expired when past expires_at), and
+ * `invoice.payment_reverted` for every invoice that had one of them.
+ */
+export async function revertPayments(paymentIds: readonly string[], now: Date = new Date()): Promise<void> {
+  if (paymentIds.length === 0) return;
   await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ invoice_id: string | null }>>`
-      UPDATE payments SET status = 'reverted', confirmations = 0 WHERE id = ${paymentId} AND status = 'pending' RETURNING invoice_id`;
-    const invoiceId = rows[0]?.invoice_id;
-    if (!invoiceId) return;
+    const rows = await tx.$queryRawUnsafe<Array<{ invoice_id: string }>>(
+      `WITH reverted AS (
+         UPDATE payments p SET status = 'reverted', confirmations = 0
+           FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n)
+          WHERE p.id = o.id AND p.status = 'pending'
+         RETURNING p.invoice_id, o.n)
+       SELECT invoice_id FROM reverted WHERE invoice_id IS NOT NULL ORDER BY n`,
+      [...paymentIds],
+    );
+    const invoiceIds = [...new Set(rows.map((row) => row.invoice_id))];
+    if (invoiceIds.length === 0) return;
     const { from, to } = CHAIN_TRANSITIONS.revert;
-    await tx.$executeRaw`UPDATE invoices SET status = ${to}::"InvoiceStatus" WHERE id = ${invoiceId} AND status = ${from}::"InvoiceStatus"`;
-    await recordSettlementInvoiceEvent(tx, invoiceId, 'invoice.payment_reverted', now);
+    await tx.$executeRawUnsafe(
+      `UPDATE invoices SET status = $3::"InvoiceStatus" WHERE id = ANY($1::text[]) AND status = $2::"InvoiceStatus"`,
+      invoiceIds,
+      from,
+      to,
+    );
+    await recordSettlementInvoiceEvents(tx, invoiceIds, 'invoice.payment_reverted', now);
   }, TRANSACTION_OPTIONS);
 }
 
@@ -151,14 +237,13 @@ export interface PendingPayment {
   blockHash: string;
 }
 
-/** Pending payments of a network, oldest block first; `fromBlock`: only those at or above it. */
-export async function pendingPayments(network: string, fromBlock = 0n): Promise<PendingPayment[]> {
-  const rows = await db().payment.findMany({
-    where: { network, status: 'pending', blockNumber: { gte: fromBlock } },
-    orderBy: { blockNumber: 'asc' },
+/** Pending payments of a network, oldest first; only those in blocks `from`..`to` when given. */
+export async function pendingPayments(network: string, range: { from?: bigint; to?: bigint } = {}): Promise<PendingPayment[]> {
+  return db().payment.findMany({
+    where: { network, status: 'pending', blockNumber: { gte: range.from ?? 0n, ...(range.to === undefined ? {} : { lte: range.to }) } },
+    orderBy: [{ blockNumber: 'asc' }, { logIndex: 'asc' }],
     select: { id: true, txHash: true, logIndex: true, blockNumber: true, blockHash: true },
   });
-  return rows;
 }
 
 /** Confirmations of every pending payment at chain head `head` (one statement per pass). */

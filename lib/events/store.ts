@@ -40,6 +40,29 @@ export async function recordEvent(
   return id;
 }
 
+/** Records many events whose objects are not invoices, in one statement, in the order given; returns their ids. */
+export async function recordEvents(
+  tx: Prisma.TransactionClient,
+  events: ReadonlyArray<{ workspaceId: string; environment: KeyEnvironment; type: EventType; snapshot: object; at?: Date }>,
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => newId('event'));
+  await tx.$executeRawUnsafe(
+    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
+     SELECT e.id, e.workspace_id, e.environment::"Environment", e.type, e.snapshot::jsonb, e.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, created_at, n)
+      ORDER BY e.n`,
+    ids,
+    events.map((event) => event.workspaceId),
+    events.map((event) => event.environment),
+    events.map((event) => event.type),
+    events.map((event) => JSON.stringify(event.snapshot)),
+    events.map((event) => (event.at ?? new Date()).toISOString()),
+  );
+  return ids;
+}
+
 interface EventSqlRow {
   id: string;
   workspace_id: string;

@@ -43,3 +43,29 @@ export async function recordInvoiceEvent(
   return inserted === 1 ? id : null;
 }
 
+
+/**
+ * Records `type` for many invoices in one statement (the chain watcher settles a block range at a time), in
+ * the order given, each with the invoice's row as this transaction sees it (call it after the change).
+ * Returns the number of events written (invoices that do not exist get none).
+ */
+export async function recordInvoiceEvents(
+  tx: Prisma.TransactionClient,
+  invoiceIds: readonly string[],
+  type: EventType,
+  at: Date = new Date(),
+): Promise<number> {
+  if (invoiceIds.length === 0) return 0;
+  // The unnest columns are named so that none shadows an invoices column JSON_ROW reads unqualified.
+  return tx.$executeRawUnsafe(
+    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
+     SELECT e.event_id, workspace_id, environment, $3, ${JSON_ROW}::jsonb, $4::timestamptz
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event_id, event_invoice_id, event_order)
+       JOIN invoices ON invoices.id = e.event_invoice_id
+      ORDER BY e.event_order`,
+    invoiceIds.map(() => newId('event')),
+    [...invoiceIds],
+    type,
+    at,
+  );
+}

@@ -114,6 +114,9 @@ async function main() {
           detect: { seconds: detectMs / 1000, rpc_calls: detectCalls, invoices_processing: processing },
           confirm: { seconds: confirmMs / 1000, rpc_calls: confirmCalls, invoices_paid: paid },
           settle_seconds: (detectMs + confirmMs) / 1000,
+          rpc_calls: detectCalls + confirmCalls,
+          // Blocks the two passes read: the range, then the confirmation blocks.
+          rpc_calls_per_block: Number(((detectCalls + confirmCalls) / (blocks + CONFIRMATIONS - 1)).toFixed(2)),
           events,
         },
         null,

@@ -2,10 +2,13 @@
 //   starts a local EVM node with mock USDT and USDC (6 decimals) and prints the settings that point the app at it.
 // npm run chain -- pay <payment_uri> [--rpc http://127.0.0.1:8545]
 //   pays an invoice's payment_uri from the node's funded development account.
+// npm run chain -- receiver [--port 4443]
+//   a local https webhook receiver for live endpoints (scripts/chain/receiver.ts).
 import { parseArgs } from 'node:util';
 import { createPublicClient, getAddress, http } from 'viem';
 import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
+import { startDevReceiver } from './receiver';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 type LocalNetwork = (typeof NETWORKS)[number];
@@ -79,9 +82,20 @@ async function pay(argv: string[]) {
   console.log(`paid: tx ${hash} in block ${receipt.blockNumber} (${receipt.status})`);
 }
 
+async function receiver(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string', default: '4443' } } });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail('--port must be a TCP port');
+  const server = await startDevReceiver(port);
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'pay') await pay(rest);
+  else if (command === 'receiver') await receiver(rest);
   else await start(process.argv.slice(2));
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { deployMockToken } from '../../scripts/chain/local-chain';
-import { chain, freshAddress, mineToConfirm, pay, publicClient, testClient, watcher } from '../support/chain';
+import { chain, freshAddress, mineToConfirm, pay, payInOneBlock, publicClient, testClient, watcher } from '../support/chain';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 import { setWallet } from '@/lib/wallets/wallets';
@@ -104,6 +104,41 @@ describe('settlement on the local chain', () => {
     await w.tick();
     expect(await read(account.secret, first.id)).toMatchObject({ status: 'paid', payment: { tx_hash: firstHash } });
     expect(await read(account.secret, second.id)).toMatchObject({ status: 'paid', payment: { tx_hash: secondHash } });
+  });
+
+  it('one block paying many invoices: each credited by its own transfer; a second transfer of one amount stays unmatched', async () => {
+    const account = await liveAccount();
+    const invoices = [];
+    for (let i = 0; i < 5; i++) invoices.push(await createInvoice(account.secret));
+    const w = watcher();
+    await w.tick();
+    // The first invoice's exact amount twice in the block, then one transfer per other invoice.
+    const hashes = await payInOneBlock([invoices[0].payment_uri, invoices[0].payment_uri, ...invoices.slice(1).map((invoice) => invoice.payment_uri)]);
+    await w.tick();
+    for (const invoice of invoices) expect((await read(account.secret, invoice.id)).status).toBe('processing');
+    await mineToConfirm();
+    await w.tick();
+    expect(await read(account.secret, invoices[0].id)).toMatchObject({ status: 'paid', payment: { tx_hash: hashes[0] }, payments: [expect.objectContaining({ tx_hash: hashes[0] })] });
+    for (const [index, invoice] of invoices.slice(1).entries()) {
+      expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: hashes[index + 2] } });
+    }
+    expect(await db().payment.findFirstOrThrow({ where: { txHash: hashes[1] } })).toMatchObject({ invoiceId: null, status: 'confirmed' });
+    const types = await eventTypes(account.workspace.id);
+    expect(types.filter((type) => type === 'invoice.processing')).toHaveLength(5);
+    expect(types.filter((type) => type === 'invoice.paid')).toHaveLength(5);
+    expect(types.filter((type) => type === 'payment.unmatched')).toHaveLength(1);
+  });
+
+  it('a zero-value transfer to a wallet (address poisoning) is not recorded', async () => {
+    const account = await liveAccount();
+    const invoice = await createInvoice(account.secret);
+    const w = watcher();
+    const hash = await pay(invoice.payment_uri, { units: () => 0n });
+    await w.tick();
+    await mineToConfirm();
+    await w.tick();
+    expect(await db().payment.count({ where: { txHash: hash } })).toBe(0);
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created']);
   });
 
   it('a payment after expires_at, inside the monitoring window → stays expired with paid_late', async () => {

@@ -1,10 +1,9 @@
-import { createTestClient, getAddress, http } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { inject } from 'vitest';
-import { createPublicClient } from 'viem';
 import { parseEvmPaymentUri } from '@/lib/chain/payment-uri';
 import { EvmWatcher, type EvmWatcherOptions } from '@/lib/chain/evm/evm-watcher';
-import { sendPayment } from '../../scripts/chain/local-chain';
+import { DEV_ACCOUNTS, ERC20_TRANSFER_ABI, sendPayment } from '../../scripts/chain/local-chain';
 
 /** The suite's local chain (tests/setup/global.ts), watched as `ethereum` by the server under test. */
 export const chain = inject('TEST_CHAIN');
@@ -27,6 +26,35 @@ export async function pay(uri: string, change: { units?: (units: bigint) => bigi
   });
   await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   return hash;
+}
+
+/**
+ * Pays several payment_uris in ONE block (automine paused, explicit nonces, then one block mined); `units`
+ * overrides the amount of each. Returns the tx hashes in order.
+ */
+export async function payInOneBlock(uris: string[], units?: (units: bigint, index: number) => bigint): Promise<Hex[]> {
+  const account = privateKeyToAccount(DEV_ACCOUNTS[0].privateKey);
+  const wallet = createWalletClient({ account, transport: http(chain.rpcUrl) });
+  let nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
+  const hashes: Hex[] = [];
+  await testClient.setAutomine(false);
+  try {
+    for (const [index, uri] of uris.entries()) {
+      const parsed = parseEvmPaymentUri(uri);
+      const value = units ? units(parsed.units, index) : parsed.units;
+      const to = getAddress(parsed.to);
+      hashes.push(
+        parsed.token
+          ? await wallet.writeContract({ address: getAddress(parsed.token), abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [to, value], nonce: nonce++, gas: 100_000n, chain: null })
+          : await wallet.sendTransaction({ to, value, nonce: nonce++, gas: 21_000n, chain: null }),
+      );
+    }
+    await testClient.mine({ blocks: 1 });
+  } finally {
+    await testClient.setAutomine(true);
+  }
+  for (const hash of hashes) await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return hashes;
 }
 
 /** Mines the blocks that bring a payment mined at the head to the confirmations the server requires. */

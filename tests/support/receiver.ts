@@ -1,7 +1,11 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-/** A real HTTP receiver on 127.0.0.1 for webhook tests: records every request and answers as scripted. */
+/**
+ * A real HTTP receiver on 127.0.0.1 for webhook tests: records every request and answers as scripted. With
+ * `tls` (a certificate the worker trusts, scripts/dev-tls.ts) it serves https, as live endpoints require.
+ */
 export interface ReceivedRequest {
   method: string;
   path: string;
@@ -20,10 +24,13 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(reply: (request: ReceivedRequest, index: number) => Reply = () => ({ status: 200 })): Promise<Receiver> {
+export async function startReceiver(
+  reply: (request: ReceivedRequest, index: number) => Reply = () => ({ status: 200 }),
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -37,12 +44,13 @@ export async function startReceiver(reply: (request: ReceivedRequest, index: num
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? '');
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   server.keepAliveTimeout = 1;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hooks`,
     received,
     async waitFor(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;

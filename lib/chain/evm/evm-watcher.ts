@@ -1,18 +1,19 @@
-import { getAddress, parseAbiItem, TransactionReceiptNotFoundError, type PublicClient } from 'viem';
+import { BaseError, getAddress, parseAbiItem, TransactionReceiptNotFoundError, type GetLogsReturnType, type PublicClient } from 'viem';
 import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
 import { fromBaseUnits } from '../payment-uri';
 import { chainId as configuredChainId, confirmations as configuredConfirmations, rpcUrls, tokenAddress, type EvmNetwork } from '../networks';
 import {
-  confirmPayment,
+  confirmPayments,
   countConfirmations,
   movePendingPayment,
   pendingPayments,
   readCursor,
   recordTransfers,
-  revertPayment,
+  revertPayments,
   rewindCursor,
   watchedAddresses,
   type Cursor,
+  type PendingPayment,
   type Transfer,
 } from '../settle';
 import type { ChainWatcher, WatcherLog } from '../watcher';
@@ -51,6 +52,37 @@ function isRangeTooLarge(error: unknown): boolean {
   return /range|too many|limit exceeded|response size|10000 results|query returned more than/i.test(text);
 }
 
+/** A JSON-RPC error that says the node does not offer the method (hardhat has no eth_getBlockReceipts). */
+function isUnsupportedMethod(error: unknown): boolean {
+  const codes = new Set<number>();
+  if (error instanceof BaseError) {
+    error.walk((cause) => {
+      const code = (cause as { code?: unknown }).code;
+      if (typeof code === 'number') codes.add(code);
+      return false;
+    });
+  }
+  // -32601 method not found (JSON-RPC), -32004 method not supported (EIP-1474).
+  return codes.has(-32601) || codes.has(-32004) || /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(String((error as Error)?.message));
+}
+
+/** What re-reading a pending payment found on the canonical chain. */
+type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string };
+
+/** Sorted block numbers grouped into spans of at most `max` blocks: one getLogs each. */
+function spans(blocks: bigint[], max: number): Array<[bigint, bigint]> {
+  const sorted = [...new Set(blocks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: Array<[bigint, bigint]> = [];
+  for (const block of sorted) {
+    const last = out[out.length - 1];
+    if (last && block - last[0] < BigInt(max)) last[1] = block;
+    else out.push([block, block]);
+  }
+  return out;
+}
+
+const transferKey = (txHash: string, logIndex: number) => `${txHash.toLowerCase()}:${logIndex}`;
+
 /**
  * Watches one EVM network: ERC-20 Transfer logs of the configured token contracts only (one getLogs per range
  * for all tokens, no per-wallet filter) and native ETH sent by transactions whose `to` is a wallet (one block
@@ -65,6 +97,8 @@ export class EvmWatcher implements ChainWatcher {
   private readonly tokens: Map<string, Currency>;
   private readonly native: boolean;
   private maxRange: number;
+  /** Whether the RPC offers eth_getBlockReceipts (learnt on first use; hardhat does not). */
+  private blockReceipts = true;
   private readonly options: EvmWatcherOptions;
 
   constructor(network: EvmNetwork, options: EvmWatcherOptions = {}) {
@@ -124,7 +158,7 @@ export class EvmWatcher implements ChainWatcher {
     const rewound = { ...cursor, block: target, hash: block.hash };
     this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(target) });
     await rewindCursor(rewound);
-    for (const payment of await pendingPayments(this.network, target + 1n)) await this.recheck(payment, null);
+    await this.apply(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
     return rewound;
   }
 
@@ -159,7 +193,8 @@ export class EvmWatcher implements ChainWatcher {
       const to_ = log.args.to?.toLowerCase();
       const currency = this.tokens.get(log.address.toLowerCase());
       const block = blocks.get(log.blockNumber!);
-      if (!to_ || !currency || !wallets.has(to_) || !block || log.removed) continue;
+      // Zero-value transfers are skipped: address-poisoning spam, never a payment.
+      if (!to_ || !currency || !wallets.has(to_) || !block || log.removed || !log.args.value) continue;
       if (block.hash !== log.blockHash) throw new Error(`block ${log.blockNumber} changed while being read`);
       transfers.push({
         network: this.network,
@@ -197,38 +232,105 @@ export class EvmWatcher implements ChainWatcher {
     return cursor;
   }
 
-  /** Pending payments with enough confirmations: the receipt is re-read before they count. */
+  /**
+   * Pending payments with enough confirmations: re-read (same block, success) before they count, then
+   * confirmed together in one transaction; those gone are reverted, those moved followed.
+   */
   private async settlePending(head: bigint): Promise<void> {
     const due = head + 1n - BigInt(this.confirmations);
-    for (const payment of await pendingPayments(this.network)) {
-      if (payment.blockNumber > due) break;
-      await this.recheck(payment, head);
+    if (due < 0n) return;
+    const payments = await pendingPayments(this.network, { to: due });
+    if (payments.length > 0) await this.apply(await this.reread(payments), true);
+  }
+
+  /** Acts on re-read payments: gone → reverted, moved → followed (still pending), same → confirmed when `confirm`. */
+  private async apply(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
+    const gone: string[] = [];
+    const same: string[] = [];
+    for (const [payment, verdict] of verdicts) {
+      if (verdict.kind === 'gone') {
+        this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
+        gone.push(payment.id);
+      } else if (verdict.kind === 'moved') {
+        await movePendingPayment(payment.id, verdict);
+      } else {
+        same.push(payment.id);
+      }
     }
+    await revertPayments(gone);
+    if (confirm) await confirmPayments(same, this.confirmations);
   }
 
   /**
-   * Re-reads a pending payment's receipt. Same block and success: confirmed (when `head` is given and deep
-   * enough). Gone, or failed: reverted. In another block: followed there, still pending.
+   * Re-reads pending payments on the canonical chain, with RPC calls per block rather than per payment:
+   * 1. token payments: their Transfer logs read again (one getLogs per span of blocks). A log exists only in
+   *    the receipt of a successful transaction, so the same log in a block of the same hash is the receipt
+   *    re-read: included there, and succeeded;
+   * 2. native payments: the receipts of their blocks (one eth_getBlockReceipts per block, where the node has it);
+   * 3. whatever is left — moved or gone after a reorg, or a node without eth_getBlockReceipts — the
+   *    transaction's own receipt: none or failed → gone, another block → moved, same block and success → same.
    */
-  private async recheck(payment: { id: string; txHash: string; blockNumber: bigint; blockHash: string }, head: bigint | null): Promise<void> {
+  private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
+    const verdicts = new Map<PendingPayment, Reread>();
+    const tokenPayments = payments.filter((payment) => payment.logIndex >= 0);
+    if (tokenPayments.length > 0 && this.tokens.size > 0) {
+      for (const [from, to] of spans(tokenPayments.map((payment) => payment.blockNumber), this.maxRange)) {
+        const logs = await this.transferLogs(from, to);
+        const found = new Map(logs.filter((log) => !log.removed).map((log) => [transferKey(log.transactionHash!, log.logIndex!), log.blockHash]));
+        for (const payment of tokenPayments) {
+          if (payment.blockNumber < from || payment.blockNumber > to) continue;
+          if (found.get(transferKey(payment.txHash, payment.logIndex)) === payment.blockHash) verdicts.set(payment, { kind: 'same' });
+        }
+      }
+    }
+    const native = payments.filter((payment) => payment.logIndex < 0);
+    for (const blockNumber of new Set(native.map((payment) => payment.blockNumber))) {
+      if (!this.blockReceipts) break;
+      let receipts;
+      try {
+        receipts = await this.client.getBlockReceipts({ blockNumber });
+      } catch (error) {
+        if (!isUnsupportedMethod(error)) throw error;
+        this.blockReceipts = false;
+        break;
+      }
+      const byHash = new Map(receipts.map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]));
+      for (const payment of native) {
+        const receipt = payment.blockNumber === blockNumber ? byHash.get(payment.txHash.toLowerCase()) : undefined;
+        if (receipt?.blockHash === payment.blockHash) verdicts.set(payment, receipt.status === 'success' ? { kind: 'same' } : { kind: 'gone' });
+      }
+    }
+    const rest = payments.filter((payment) => !verdicts.has(payment));
+    for (let i = 0; i < rest.length; i += 20) {
+      const chunk = rest.slice(i, i + 20);
+      const read = await Promise.all(chunk.map((payment) => this.receiptOf(payment)));
+      chunk.forEach((payment, index) => verdicts.set(payment, read[index]!));
+    }
+    return verdicts;
+  }
+
+  private async receiptOf(payment: PendingPayment): Promise<Reread> {
     let receipt;
     try {
       receipt = await this.client.getTransactionReceipt({ hash: payment.txHash as `0x${string}` });
     } catch (error) {
       if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
-      receipt = null;
+      return { kind: 'gone' };
     }
-    if (!receipt || receipt.status !== 'success') {
-      this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
-      await revertPayment(payment.id);
-      return;
-    }
-    if (receipt.blockHash !== payment.blockHash) {
-      await movePendingPayment(payment.id, { number: receipt.blockNumber, hash: receipt.blockHash });
-      return;
-    }
-    if (head !== null && head - receipt.blockNumber + 1n >= BigInt(this.confirmations)) {
-      await confirmPayment(payment.id, this.confirmations);
+    if (receipt.status !== 'success') return { kind: 'gone' };
+    if (receipt.blockHash !== payment.blockHash) return { kind: 'moved', number: receipt.blockNumber, hash: receipt.blockHash };
+    return { kind: 'same' };
+  }
+
+  /** Transfer logs of the watched tokens in from..to, halving the range while the RPC refuses it as too large. */
+  private async transferLogs(from: bigint, to: bigint): Promise<GetLogsReturnType<typeof TRANSFER>> {
+    try {
+      return await this.client.getLogs({ address: [...this.tokens.keys()] as `0x${string}`[], event: TRANSFER, fromBlock: from, toBlock: to });
+    } catch (error) {
+      if (to <= from || !isRangeTooLarge(error)) throw error;
+      const middle = from + (to - from) / 2n;
+      this.maxRange = Math.max(1, Number(middle - from + 1n));
+      return [...(await this.transferLogs(from, middle)), ...(await this.transferLogs(middle + 1n, to))];
     }
   }
 }
