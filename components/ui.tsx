@@ -56,9 +56,23 @@ export function EnvironmentBadge({ environment }: { environment: 'test' | 'live'
   return <Badge tone={environment === 'live' ? 'green' : 'amber'}>{environment === 'live' ? 'Live' : 'Test'}</Badge>;
 }
 
+/** Badge tones by status word, for every status the portal shows (invoices, payments, keys, deliveries); others are amber. */
+const STATUS_TONES: Record<string, 'green' | 'blue' | 'gray' | 'red'> = {
+  paid: 'green',
+  active: 'green',
+  confirmed: 'green',
+  succeeded: 'green',
+  pending: 'blue',
+  processing: 'blue',
+  cancelled: 'gray',
+  expired: 'gray',
+  revoked: 'red',
+  reverted: 'red',
+  failed: 'red',
+};
+
 export function StatusBadge({ status }: { status: string }) {
-  const tone = status === 'paid' || status === 'active' ? 'green' : status === 'pending' ? 'blue' : status === 'cancelled' ? 'gray' : status === 'revoked' ? 'red' : 'amber';
-  return <Badge tone={tone}>{status}</Badge>;
+  return <Badge tone={STATUS_TONES[status] ?? 'amber'}>{status}</Badge>;
 }
 
 export function Notice({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'error' | 'success'; title?: string; children: ReactNode }) {

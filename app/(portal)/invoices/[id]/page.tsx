@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CopyableValue, CopyButton } from '@/components/copy-button';
 import { LocalTime } from '@/components/local-time';
-import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge } from '@/components/ui';
+import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
 import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
@@ -112,16 +112,20 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
             <DataTable columns={PAYMENT_COLUMNS} testId="invoice-payments">
               {invoice.payments.map((payment) => (
                 <tr key={payment.id} data-payment={payment.id}>
-                  <td className="px-3 py-2">
+                  <Td label="Transaction">
                     <code className="break-all font-mono text-xs">{payment.tx_hash}</code>
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">{`${payment.amount} ${payment.currency}`}</td>
-                  <td className="px-3 py-2">
+                  </Td>
+                  <Td label="Amount" className="whitespace-nowrap">{`${payment.amount} ${payment.currency}`}</Td>
+                  <Td label="Status">
                     <StatusBadge status={payment.status} />
+                  </Td>
+                  <td data-label="Confirmations" className="px-3 py-2 text-right" data-field="confirmations">
+                    {payment.confirmations}
                   </td>
-                  <td className="px-3 py-2 text-right" data-field="confirmations">{payment.confirmations}</td>
-                  <td className="px-3 py-2 text-right">{payment.block_number}</td>
-                  <td className="px-3 py-2 whitespace-nowrap"><LocalTime value={payment.detected_at} /></td>
+                  <Td label="Block" className="text-right">{payment.block_number}</Td>
+                  <Td label="Detected" className="whitespace-nowrap">
+                    <LocalTime value={payment.detected_at} />
+                  </Td>
                 </tr>
               ))}
             </DataTable>
