@@ -225,8 +225,19 @@ export async function revertPayments(paymentIds: readonly string[], now: Date = 
 }
 
 /** The payment was re-included in another block of the canonical chain: follow it, still pending. */
-export async function movePendingPayment(paymentId: string, block: { number: bigint; hash: string }): Promise<void> {
-  await db().$executeRaw`UPDATE payments SET block_number = ${block.number}, block_hash = ${block.hash} WHERE id = ${paymentId} AND status = 'pending'`;
+/**
+ * A pending payment whose transaction a reorg re-included in another block: it follows the transaction there,
+ * with the log index its Transfer has in that block (a token transfer's index is its position in the block,
+ * which moves with the transaction). Keeping the old index would let the rescan of the new block record the
+ * same transfer a second time, as an unmatched payment. Returns false when another row already holds the new
+ * key (the transfer was recorded there already); this one is then left for the caller to revert.
+ */
+export async function movePendingPayment(paymentId: string, moved: { number: bigint; hash: string; logIndex: number }): Promise<boolean> {
+  const updated = await db().$executeRaw`
+    UPDATE payments p SET block_number = ${moved.number}, block_hash = ${moved.hash}, log_index = ${moved.logIndex}
+     WHERE p.id = ${paymentId} AND p.status = 'pending'
+       AND NOT EXISTS (SELECT 1 FROM payments o WHERE o.network = p.network AND o.tx_hash = p.tx_hash AND o.log_index = ${moved.logIndex} AND o.id <> p.id)`;
+  return updated === 1;
 }
 
 export interface PendingPayment {
@@ -235,15 +246,21 @@ export interface PendingPayment {
   logIndex: number;
   blockNumber: bigint;
   blockHash: string;
+  /** What the transfer was — to find it again in a re-included transaction's receipt. */
+  currency: string;
+  fromAddress: string;
+  toAddress: string;
+  amount: string;
 }
 
 /** Pending payments of a network, oldest first; only those in blocks `from`..`to` when given. */
 export async function pendingPayments(network: string, range: { from?: bigint; to?: bigint } = {}): Promise<PendingPayment[]> {
-  return db().payment.findMany({
+  const rows = await db().payment.findMany({
     where: { network, status: 'pending', blockNumber: { gte: range.from ?? 0n, ...(range.to === undefined ? {} : { lte: range.to }) } },
     orderBy: [{ blockNumber: 'asc' }, { logIndex: 'asc' }],
-    select: { id: true, txHash: true, logIndex: true, blockNumber: true, blockHash: true },
+    select: { id: true, txHash: true, logIndex: true, blockNumber: true, blockHash: true, currency: true, fromAddress: true, toAddress: true, amount: true },
   });
+  return rows.map((row) => ({ ...row, amount: row.amount.toFixed() }));
 }
 
 /** Confirmations of every pending payment at chain head `head` (one statement per pass). */

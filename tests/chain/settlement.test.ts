@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { deployMockToken } from '../../scripts/chain/local-chain';
+import { createWalletClient, encodeFunctionData, getAddress, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { parseEvmPaymentUri } from '@/lib/chain/payment-uri';
+import { DEV_ACCOUNTS, deployMockToken, ERC20_TRANSFER_ABI, sendPayment } from '../../scripts/chain/local-chain';
 import { chain, freshAddress, mineToConfirm, pay, payInOneBlock, publicClient, testClient, watcher } from '../support/chain';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
@@ -195,6 +198,59 @@ describe('settlement on the local chain', () => {
     await mineToConfirm();
     await w.tick();
     expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: hash } });
+  });
+
+  it('a reorg that re-includes the payment at another log index: the payment follows it, nothing is recorded twice', async () => {
+    const account = await liveAccount();
+    const invoice = await createInvoice(account.secret);
+    const parsed = parseEvmPaymentUri(invoice.payment_uri);
+    const token = getAddress(parsed.token!);
+    // Account 1 gets tokens of its own (before the snapshot), to send a transfer ahead of the payment later.
+    await publicClient.waitForTransactionReceipt({
+      hash: await sendPayment(chain.rpcUrl, { token, to: getAddress(DEV_ACCOUNTS[1].address), units: 5_000_000n }),
+      pollingInterval: 50,
+    });
+    const w = watcher();
+    await w.tick();
+
+    // The payment, signed once: the same transaction (same hash) is sent again after the reorg.
+    const payer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS[0].privateKey), transport: http(chain.rpcUrl) });
+    const request = await payer.prepareTransactionRequest({
+      to: token,
+      data: encodeFunctionData({ abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [getAddress(parsed.to), parsed.units] }),
+      gas: 100_000n,
+      chain: { id: chain.chainId, name: 'local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } },
+    });
+    const raw = await payer.signTransaction(request);
+    const snapshot = await testClient.snapshot();
+    const hash = await publicClient.sendRawTransaction({ serializedTransaction: raw });
+    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await w.tick();
+    const before = await db().payment.findFirstOrThrow({ where: { txHash: hash } });
+    expect(before.logIndex).toBe(0);
+
+    // The reorg: the block is dropped; the new chain holds another transfer first, then the same payment.
+    await testClient.revert({ id: snapshot });
+    await testClient.setAutomine(false);
+    try {
+      const other = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS[1].privateKey), transport: http(chain.rpcUrl) });
+      await other.writeContract({ address: token, abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [getAddress(freshAddress()), 1_000_000n], gas: 100_000n, maxPriorityFeePerGas: 10n ** 10n, chain: null });
+      await publicClient.sendRawTransaction({ serializedTransaction: raw });
+      await testClient.mine({ blocks: 2 });
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    const moved = await publicClient.getTransactionReceipt({ hash });
+    expect(moved.logs[0]!.logIndex).toBe(1); // the premise: the payment's Transfer now sits at index 1
+
+    await w.tick();
+    await mineToConfirm();
+    await w.tick();
+    const payments = await db().payment.findMany({ where: { txHash: hash } });
+    expect(payments).toEqual([expect.objectContaining({ logIndex: 1, blockHash: moved.blockHash, status: 'confirmed', invoiceId: invoice.id })]);
+    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment: { tx_hash: hash } });
+    // The moved transfer is neither recorded again (as unmatched) nor reverted.
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
   });
 
   it('a watcher killed mid-range and restarted credits each transfer exactly once', async () => {

@@ -1,6 +1,6 @@
-import { BaseError, getAddress, parseAbiItem, TransactionReceiptNotFoundError, type GetLogsReturnType, type PublicClient } from 'viem';
+import { BaseError, getAddress, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type GetLogsReturnType, type PublicClient, type TransactionReceipt } from 'viem';
 import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
-import { fromBaseUnits } from '../payment-uri';
+import { fromBaseUnits, toBaseUnits } from '../payment-uri';
 import { chainId as configuredChainId, confirmations as configuredConfirmations, rpcUrls, tokenAddress, type EvmNetwork } from '../networks';
 import {
   confirmPayments,
@@ -67,7 +67,7 @@ function isUnsupportedMethod(error: unknown): boolean {
 }
 
 /** What re-reading a pending payment found on the canonical chain. */
-type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string };
+type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
 
 /** Sorted block numbers grouped into spans of at most `max` blocks: one getLogs each. */
 function spans(blocks: bigint[], max: number): Array<[bigint, bigint]> {
@@ -252,7 +252,7 @@ export class EvmWatcher implements ChainWatcher {
         this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
         gone.push(payment.id);
       } else if (verdict.kind === 'moved') {
-        await movePendingPayment(payment.id, verdict);
+        if (!(await movePendingPayment(payment.id, verdict))) gone.push(payment.id);
       } else {
         same.push(payment.id);
       }
@@ -318,8 +318,31 @@ export class EvmWatcher implements ChainWatcher {
       return { kind: 'gone' };
     }
     if (receipt.status !== 'success') return { kind: 'gone' };
-    if (receipt.blockHash !== payment.blockHash) return { kind: 'moved', number: receipt.blockNumber, hash: receipt.blockHash };
-    return { kind: 'same' };
+    if (receipt.blockHash === payment.blockHash) return { kind: 'same' };
+    const logIndex = payment.logIndex < 0 ? -1 : this.transferIndexIn(receipt, payment);
+    // The re-included transaction no longer makes this transfer (it ran differently): the payment is gone.
+    if (logIndex === null) return { kind: 'gone' };
+    return { kind: 'moved', number: receipt.blockNumber, hash: receipt.blockHash, logIndex };
+  }
+
+  /**
+   * The log index, in a re-included transaction's receipt, of the Transfer a payment recorded: same token, from,
+   * to and amount. (A transfer's index is its position in the block, so it changes when the transaction moves.)
+   * Of several identical transfers in one transaction, the one nearest the old index is taken.
+   */
+  private transferIndexIn(receipt: TransactionReceipt, payment: PendingPayment): number | null {
+    const decimals = CURRENCY_RULES[payment.currency as Currency].decimals;
+    const units = toBaseUnits(payment.amount, decimals);
+    const candidates = parseEventLogs({ abi: [TRANSFER], logs: receipt.logs, strict: true }).filter(
+      (log) =>
+        this.tokens.get(log.address.toLowerCase()) === payment.currency &&
+        log.args.to.toLowerCase() === payment.toAddress.toLowerCase() &&
+        getAddress(log.args.from) === getAddress(payment.fromAddress) &&
+        log.args.value === units,
+    );
+    if (candidates.length === 0) return null;
+    const nearest = candidates.reduce((best, log) => (Math.abs(log.logIndex - payment.logIndex) < Math.abs(best.logIndex - payment.logIndex) ? log : best));
+    return nearest.logIndex;
   }
 
   /** Transfer logs of the watched tokens in from..to, halving the range while the RPC refuses it as too large. */
