@@ -7,6 +7,7 @@ import { db } from '../db';
 import { AppError } from '../errors';
 import { createApiKey, listApiKeys, rollApiKey } from '../keys/keys';
 import { listWallets, removeWallet, setWallet } from '../wallets/wallets';
+import { createWebhookEndpoint, listWebhookEndpoints } from '../webhooks/endpoints';
 import { createUserWithWorkspace } from '../workspaces/workspaces';
 import { authOptions } from './next-auth';
 import { createSession, revokeSession } from './sessions';
@@ -75,6 +76,22 @@ describe('step-up is required, server-side, for each protected change', () => {
     await stepUp({ actor, password: PASSWORD });
     await removeWallet(workspaceId, 'polygon', actor);
     expect(await listWallets(workspaceId)).toEqual([]);
+  });
+
+  it('live webhook endpoint create: refused without a step-up and none exists; a test endpoint needs none', async () => {
+    const { workspaceId, actor } = await signedIn();
+    // An address literal with private networks allowed: no DNS, and the URL rules are not what this test is about.
+    const live = { url: 'https://127.0.0.1/live', environment: 'live' as const };
+    const options = { actor, allowPrivateNetworks: true };
+    await refusedWithStepUpRequired(createWebhookEndpoint(workspaceId, live, options));
+    expect(await listWebhookEndpoints(workspaceId)).toEqual([]);
+    await createWebhookEndpoint(workspaceId, { url: 'http://127.0.0.1:9/test', environment: 'test' }, options);
+    expect((await listWebhookEndpoints(workspaceId)).map((e) => e.environment)).toEqual(['test']);
+
+    await stepUp({ actor, password: PASSWORD });
+    await createWebhookEndpoint(workspaceId, live, options);
+    const rows = await db().auditLog.findMany({ where: { workspaceId, action: 'webhook_endpoint.created' }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => (r.details as { environment: string; step_up?: string }).step_up ?? null)).toEqual([null, 'password']);
   });
 
   it('live key create: refused without a step-up and no key exists; a test key needs none', async () => {

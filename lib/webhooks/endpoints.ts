@@ -6,6 +6,7 @@ import type { EventType } from '../events/types';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WEBHOOK_ENDPOINT_ID_PATTERN } from './schemas';
+import { requireStepUp, stepUpDetail } from '../auth/step-up';
 import { openSecret, sealSecret } from '../crypto/secret-box';
 import { newSigningSecret } from './signing';
 import { checkEndpointUrl } from './url-policy';
@@ -69,7 +70,11 @@ export async function createWebhookEndpoint(
   const parsed = CreateWebhookEndpointInput.parse(input);
   const url = await checkEndpointUrl(parsed.url, parsed.environment, options.allowPrivateNetworks);
   const secret = newSigningSecret();
+  const actor = options.actor ?? SYSTEM;
   const row = await db().$transaction(async (tx) => {
+    // A live endpoint receives every live payment event from now on, beyond the session that adds it: like a
+    // live key, a portal user needs a step-up for one (lib/auth/step-up.ts); test endpoints do not.
+    const proof = parsed.environment === 'live' ? await requireStepUp(tx, actor) : null;
     const created = await tx.webhookEndpoint.create({
       data: {
         id: newId('webhookEndpoint'),
@@ -85,9 +90,9 @@ export async function createWebhookEndpoint(
     await recordAudit(tx, {
       workspaceId,
       action: 'webhook_endpoint.created',
-      actor: options.actor ?? SYSTEM,
+      actor,
       target: `webhook endpoint ${created.id}`,
-      details: { url, environment: parsed.environment, event_types: parsed.event_types },
+      details: { url, environment: parsed.environment, event_types: parsed.event_types, ...stepUpDetail(proof) },
     });
     return created;
   }, TRANSACTION_OPTIONS);

@@ -5,6 +5,7 @@ import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '@/lib/events/types';
 import { createEndpoint } from './actions';
 import { SecretOnceDialog } from '@/components/secret-once-dialog';
+import { useStepUp } from '@/components/step-up';
 import { SIGNING_SECRET_WARNING } from './secret-warning';
 
 /**
@@ -12,7 +13,8 @@ import { SIGNING_SECRET_WARNING } from './secret-warning';
  * with everything the user typed kept; after success the form is cleared and the secret is shown once.
  */
 export function CreateEndpointForm() {
-  const [state, action, pending] = useActionState(createEndpoint, null);
+  // A live endpoint asks the user to confirm it is them (step-up) when the server says so.
+  const [state, action, pending] = useActionState(useStepUp(createEndpoint), null);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
