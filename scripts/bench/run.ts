@@ -25,7 +25,7 @@ import { ensureEmbeddedDatabase, freePort, makeTempDir, runningServer, type Embe
 import { migrate } from '../db/migrate';
 import { ensureBuild, PROJECT_ROOT, startNext, type NextServer } from '../next-app';
 import { sampleRss, treeCpuMs } from './proc';
-import { printTwoServers, TWO_SERVER_ENV, twoServers, type TwoServerResult } from './two-servers';
+import { printTwoServers, settledUsage, TWO_SERVER_ENV, twoServers, type TwoServerResult } from './two-servers';
 import { markdownTable, rows } from './report';
 import { scenarios, type LoadConfig, type Scenario } from './scenarios';
 
@@ -231,7 +231,7 @@ async function main() {
     //    the stored counters must grow by exactly the number of successful responses, and all must succeed.
     const exactChecks = [];
     for (const r of results.filter((r) => r.workspaces.length > 0)) {
-      const before = sumUsage(await storedUsage(), r.workspaces);
+      const before = await settledUsage(async () => sumUsage(await storedUsage(), r.workspaces));
       const burst = await runLoad(server.baseUrl, r, { amount: EXACT_REQUESTS });
       const after = sumUsage(await storedUsage(), r.workspaces);
       const monthly = after.monthly - before.monthly;

@@ -26,17 +26,17 @@ export function scenarios(data: BenchData): Scenario[] {
     {
       id: 'b',
       name: `GET /v1/me, ${data.manyKeys.length} keys / ${workspaces.spread.length} workspaces`,
-      target: '≥ 0.80',
+      target: '≥ 0.90',
       workspaces: workspaces.spread,
       method: 'GET',
       paths: ['/v1/me'],
       headers: data.manyKeys.map(key),
     },
-    { id: 'c', name: 'GET /v1/me, one key (hot usage row)', target: '≥ 0.75', workspaces: [workspaces.hot], method: 'GET', paths: ['/v1/me'], headers: [key(data.hotKey)] },
+    { id: 'c', name: 'GET /v1/me, one key (hot usage row)', target: '≥ 0.85', workspaces: [workspaces.hot], method: 'GET', paths: ['/v1/me'], headers: [key(data.hotKey)] },
     {
       id: 'd1',
       name: 'GET /v1/invoices?limit=20, first page',
-      target: '≥ 0.70',
+      target: '≥ 0.75',
       workspaces: [workspaces.big],
       method: 'GET',
       paths: ['/v1/invoices?limit=20'],
@@ -54,7 +54,7 @@ export function scenarios(data: BenchData): Scenario[] {
     {
       id: 'e',
       name: 'POST /v1/invoices',
-      target: '≥ 0.60',
+      target: '≥ 0.70',
       workspaces: [workspaces.creator],
       method: 'POST',
       paths: ['/v1/invoices'],
@@ -64,7 +64,7 @@ export function scenarios(data: BenchData): Scenario[] {
     {
       id: 'f',
       name: 'GET /v1/invoices/{id}, 1,000 ids',
-      target: '≥ 0.75',
+      target: '≥ 0.80',
       workspaces: [workspaces.big],
       method: 'GET',
       paths: data.invoiceIds.map((id) => `/v1/invoices/${id}`),

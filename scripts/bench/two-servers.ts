@@ -68,6 +68,18 @@ export interface TwoServerResult {
   rate: { rate: number; sent: number; ok2xx: number; seconds: number; allowed: number; ok: boolean };
 }
 
+/** Reads usage until two reads 500 ms apart agree (at most 10 s): the stragglers of a timed run are counted. */
+export async function settledUsage(read: () => Promise<Usage>): Promise<Usage> {
+  let last = await read();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await read();
+    if (now.monthly === last.monthly && now.daily === last.daily) return now;
+    last = now;
+  }
+  return last;
+}
+
 const both = <T>(urls: [string, string], run: (url: string) => Promise<T>) => Promise.all(urls.map(run));
 
 export async function twoServers(options: TwoServerOptions): Promise<TwoServerResult> {
@@ -83,8 +95,9 @@ export async function twoServers(options: TwoServerOptions): Promise<TwoServerRe
     two += (await both(urls, (url) => runLoad(url, spread, { duration: seconds }, half))).reduce((sum, r) => sum + r.requestsPerSecond, 0);
   }
 
-  // 2. Exact usage across both servers.
-  const before = await options.usageOf(spread.workspaces);
+  // 2. Exact usage across both servers. A timed run ends by dropping its sockets, and requests it had already
+  //    sent may still be counted by the servers for a moment after: wait until the counts stop moving.
+  const before = await settledUsage(() => options.usageOf(spread.workspaces));
   const exactRuns = await both(urls, (url) => runLoad(url, spread, { amount: options.exactRequests / 2 }, half));
   const after = await options.usageOf(spread.workspaces);
   const ok2xx = exactRuns.reduce((sum, r) => sum + r.ok2xx, 0);
