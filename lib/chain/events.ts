@@ -1,6 +1,6 @@
 import type { Prisma } from '../db';
 import { recordEvents } from '../events/store';
-import { recordInvoiceEvent, recordInvoiceEvents } from '../invoices/invoice-events';
+import { recordInvoiceEvents } from '../invoices/invoice-events';
 import { toPaymentResource } from '../invoices/serialize';
 
 /**
@@ -9,11 +9,7 @@ import { toPaymentResource } from '../invoices/serialize';
  */
 export type SettlementEventType = 'invoice.processing' | 'invoice.paid' | 'invoice.payment_reverted' | 'invoice.paid_late';
 
-export async function recordSettlementInvoiceEvent(tx: Prisma.TransactionClient, invoiceId: string, type: SettlementEventType, at: Date): Promise<void> {
-  await recordInvoiceEvent(tx, invoiceId, type, at);
-}
-
-/** The same for many invoices at once (one statement): the watcher settles a whole block range together. */
+/** For one invoice or many at once (one statement): the watcher settles a whole block range together. */
 export async function recordSettlementInvoiceEvents(tx: Prisma.TransactionClient, invoiceIds: readonly string[], type: SettlementEventType, at: Date): Promise<void> {
   await recordInvoiceEvents(tx, invoiceIds, type, at);
 }

@@ -1,7 +1,7 @@
 import { db, TRANSACTION_OPTIONS } from '../db';
 import { AppError } from '../errors';
 import { formatAmount } from '../invoices/serialize';
-import { recordSettlementInvoiceEvent } from './events';
+import { recordSettlementInvoiceEvents } from './events';
 
 /** A confirmed transfer to one of the workspace's wallets that matched no invoice (SPEC §7). */
 export interface UnmatchedPayment {
@@ -81,7 +81,7 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
       WHERE id = ${invoiceId}
       RETURNING status::text AS status, payment_exception`;
     const result = updated[0]!;
-    if (result.status === 'paid') await recordSettlementInvoiceEvent(tx, invoiceId, 'invoice.paid', now);
+    if (result.status === 'paid') await recordSettlementInvoiceEvents(tx, [invoiceId], 'invoice.paid', now);
     return { status: result.status, paymentException: result.payment_exception };
   }, TRANSACTION_OPTIONS);
 }

@@ -6,8 +6,8 @@ import type { EventType } from './types';
 /**
  * Writing and reading events. An event is always written by the statement or transaction that makes the
  * change it reports (SPEC §6): either as a data-modifying CTE of that statement (invoiceEventCte, used by the
- * invoice statements on the API's hot path) or inside a Prisma interactive transaction (recordInvoiceEvent,
- * recordEvent). Inserting it fires the fan-out trigger, which queues its webhook deliveries in the same
+ * invoice statements on the API's hot path) or inside a Prisma interactive transaction (recordInvoiceEvents,
+ * recordEvent, recordEvents). Inserting it fires the fan-out trigger, which queues its webhook deliveries in the same
  * transaction.
  */
 
@@ -21,43 +21,36 @@ export interface EventRow {
 }
 
 /** Records an event whose object is not an invoice (`snapshot` is the resource exactly as the API shows it). */
-export async function recordEvent(
-  tx: Prisma.TransactionClient,
-  event: { workspaceId: string; environment: KeyEnvironment; type: EventType; snapshot: object; targetEndpointId?: string; at?: Date },
-): Promise<string> {
-  const id = newId('event');
-  await tx.$executeRawUnsafe(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at)
-     VALUES ($1, $2, $3::"Environment", $4, $5::jsonb, $6, $7::timestamptz)`,
-    id,
-    event.workspaceId,
-    event.environment,
-    event.type,
-    JSON.stringify(event.snapshot),
-    event.targetEndpointId ?? null,
-    event.at ?? new Date(),
-  );
-  return id;
+export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<string> {
+  return (await recordEvents(tx, [event]))[0]!;
+}
+
+/** An event whose object is not an invoice; `targetEndpointId` sends it to that endpoint only (test events). */
+export interface NewEvent {
+  workspaceId: string;
+  environment: KeyEnvironment;
+  type: EventType;
+  snapshot: object;
+  targetEndpointId?: string;
+  at?: Date;
 }
 
 /** Records many events whose objects are not invoices, in one statement, in the order given; returns their ids. */
-export async function recordEvents(
-  tx: Prisma.TransactionClient,
-  events: ReadonlyArray<{ workspaceId: string; environment: KeyEnvironment; type: EventType; snapshot: object; at?: Date }>,
-): Promise<string[]> {
+export async function recordEvents(tx: Prisma.TransactionClient, events: readonly NewEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
   const ids = events.map(() => newId('event'));
   await tx.$executeRawUnsafe(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-     SELECT e.id, e.workspace_id, e.environment::"Environment", e.type, e.snapshot::jsonb, e.created_at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, created_at, n)
+    `INSERT INTO events (id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at)
+     SELECT e.id, e.workspace_id, e.environment::"Environment", e.type, e.snapshot::jsonb, e.target_endpoint_id, e.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at, n)
       ORDER BY e.n`,
     ids,
     events.map((event) => event.workspaceId),
     events.map((event) => event.environment),
     events.map((event) => event.type),
     events.map((event) => JSON.stringify(event.snapshot)),
+    events.map((event) => event.targetEndpointId ?? null),
     events.map((event) => (event.at ?? new Date()).toISOString()),
   );
   return ids;

@@ -22,50 +22,29 @@ export function invoiceEventCte(name: string, source: string, type: EventType, a
 }
 
 /**
- * Records `type` for an invoice inside a Prisma interactive transaction, with the invoice's row as this
- * transaction sees it (call it after the change). Returns the event id, or null when no such invoice exists.
- */
-export async function recordInvoiceEvent(
-  tx: Prisma.TransactionClient,
-  invoiceId: string,
-  type: EventType,
-  at: Date = new Date(),
-): Promise<string | null> {
-  const id = newId('event');
-  const inserted = await tx.$executeRawUnsafe(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-     SELECT $1, workspace_id, environment, $2, ${JSON_ROW}::jsonb, $3::timestamptz FROM invoices WHERE id = $4`,
-    id,
-    type,
-    at,
-    invoiceId,
-  );
-  return inserted === 1 ? id : null;
-}
-
-
-/**
- * Records `type` for many invoices in one statement (the chain watcher settles a block range at a time), in
- * the order given, each with the invoice's row as this transaction sees it (call it after the change).
- * Returns the number of events written (invoices that do not exist get none).
+ * Records `type` for one or many invoices inside a Prisma interactive transaction, in one statement (the chain
+ * watcher settles a block range at a time), in the order given, each with the invoice's row as this
+ * transaction sees it (call it after the change). Returns the ids of the events written (invoices that do not exist get none).
  */
 export async function recordInvoiceEvents(
   tx: Prisma.TransactionClient,
   invoiceIds: readonly string[],
   type: EventType,
   at: Date = new Date(),
-): Promise<number> {
-  if (invoiceIds.length === 0) return 0;
+): Promise<string[]> {
+  if (invoiceIds.length === 0) return [];
   // The unnest columns are named so that none shadows an invoices column JSON_ROW reads unqualified.
-  return tx.$executeRawUnsafe(
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
      SELECT e.event_id, workspace_id, environment, $3, ${JSON_ROW}::jsonb, $4::timestamptz
        FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event_id, event_invoice_id, event_order)
        JOIN invoices ON invoices.id = e.event_invoice_id
-      ORDER BY e.event_order`,
+      ORDER BY e.event_order
+    RETURNING id`,
     invoiceIds.map(() => newId('event')),
     [...invoiceIds],
     type,
     at,
   );
+  return rows.map((row) => row.id);
 }

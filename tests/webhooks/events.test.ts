@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { recordInvoiceEvent } from '@/lib/invoices/invoice-events';
+import { recordInvoiceEvents } from '@/lib/invoices/invoice-events';
 import { createKey, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
@@ -47,7 +47,7 @@ describe('events: written with every invoice change', () => {
 
     await expect(
       db().$transaction(async (tx) => {
-        await recordInvoiceEvent(tx, invoice.id, 'invoice.paid');
+        await recordInvoiceEvents(tx, [invoice.id], 'invoice.paid');
         throw new Error('the change failed after its event was written');
       }),
     ).rejects.toThrow('the change failed');
