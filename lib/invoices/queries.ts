@@ -1,4 +1,5 @@
 import { durableSql, meteringSql, runStatement } from '../db';
+import { runInGroupCommit } from '../db-group-commit';
 import type { EventType } from '../events/types';
 import { invoiceEventCte } from './invoice-events';
 import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
@@ -214,10 +215,9 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
 export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
   const values = [...commonValues(scope, invoice), invoice.testAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
-  // On a durable session, not a metering one: an invoice must survive a crash. Its invoice.created event is
-  // a CTE of the same statement: both are written, or neither.
-  const rows = await runStatement<InvoiceResultRow>(
-    durableSql(),
+  // Durable (an invoice must survive a crash), in a group commit with the creates of the same moment
+  // (lib/db-group-commit.ts). Its invoice.created event is a CTE of the same statement: both are written, or neither.
+  const rows = await runInGroupCommit<InvoiceResultRow>(
     `WITH inserted AS (
         INSERT INTO invoices (${INSERT_COLUMNS})
         SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9,
@@ -242,8 +242,7 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
 export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
   const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
-  const rows = await runStatement<{ invoice: InvoiceJsonRow | null; has_wallet: boolean }>(
-    durableSql(),
+  const rows = await runInGroupCommit<{ invoice: InvoiceJsonRow | null; has_wallet: boolean }>(
     `WITH wallet AS (
         SELECT address, CASE WHEN $17::boolean THEN lower(address) ELSE address END AS address_key
         FROM wallets WHERE workspace_id = $2 AND network = $5),

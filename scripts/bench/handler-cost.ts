@@ -49,6 +49,15 @@ async function run(one: Case, count: number, postmasterPid: number): Promise<{ c
   return { cpuMsPerRequest: (used.user + used.system) / 1000 / count, dbCpuMsPerRequest: (treeCpuMs(postmasterPid) - dbBefore) / count, wallRps: count / ((performance.now() - started) / 1000), statuses };
 }
 
+/** WAL writes and fsyncs so far, server-wide (pg_stat_io, PostgreSQL 16+). */
+async function walIo(): Promise<{ writes: number; fsyncs: number }> {
+  const { durablePool } = await import('../../lib/db');
+  const { rows } = await durablePool().query<{ writes: string | null; fsyncs: string | null }>(
+    `SELECT sum(writes)::text AS writes, sum(fsyncs)::text AS fsyncs FROM pg_stat_io WHERE object = 'wal'`,
+  );
+  return { writes: Number(rows[0]?.writes ?? 0), fsyncs: Number(rows[0]?.fsyncs ?? 0) };
+}
+
 async function main() {
   const dir = makeTempDir('bench-handler-');
   const database = await ensureEmbeddedDatabase({ dataDir: path.join(dir, 'pg'), port: 0, database: 'bench_handler', verbose: false });
@@ -95,7 +104,8 @@ async function main() {
       },
     ];
     // HANDLER_SQL: a statement run after seeding, for A/B experiments on the database side (e.g. disabling a trigger).
-    if (process.env.HANDLER_SQL) await (await import('../../lib/db')).durablePool().query(process.env.HANDLER_SQL);
+    // Several statements: separated by ';;' (each runs on its own, so ALTER SYSTEM and pg_reload_conf() can follow each other).
+    for (const statement of process.env.HANDLER_SQL?.split(';;') ?? []) await (await import('../../lib/db')).durablePool().query(statement);
     const postmasterPid = (await runningServer(database.dataDir))?.pid ?? 0;
     const only = process.env.HANDLER_ONLY?.split(',');
     console.error(`\nOur handlers without the framework: ${REQUESTS} requests per case, ${IN_FLIGHT} in flight, this process's CPU per request`);
@@ -103,14 +113,30 @@ async function main() {
     let floor = 0;
     for (const one of cases.filter((c) => c.id === 'a' || !only || only.includes(c.id))) {
       await run(one, Math.min(2000, REQUESTS), postmasterPid); // warm-up: JIT, statement preparation, connections
+      const walBefore = await walIo();
       const result = await run(one, REQUESTS, postmasterPid);
+      if (process.env.HANDLER_PLANS) {
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // backends report their I/O statistics within a second
+        const walAfter = await walIo();
+        console.error(`(${one.id}) WAL per request: ${((walAfter.writes - walBefore.writes) / REQUESTS).toFixed(3)} writes, ${((walAfter.fsyncs - walBefore.fsyncs) / REQUESTS).toFixed(3)} fsyncs`);
+      }
       if (one.id === 'a') floor = result.cpuMsPerRequest;
       const statuses = [...result.statuses].map(([status, n]) => `${status}×${n}`).join(' ');
       console.error(
         `| (${one.id}) ${one.name} | ${result.cpuMsPerRequest.toFixed(3)} | ${(result.cpuMsPerRequest - floor).toFixed(3)} | ${result.dbCpuMsPerRequest.toFixed(3)} | ${result.wallRps.toFixed(0)} | ${statuses} |`,
       );
     }
-    const { disconnectDb } = await import('../../lib/db');
+    const { disconnectDb, durableSql, meteringSql } = await import('../../lib/db');
+    // HANDLER_PLANS=1: how each prepared statement of one connection per hot-path client was planned (a custom
+    // plan on every execution means the statement is planned afresh each time: a planning cost per request).
+    if (process.env.HANDLER_PLANS) {
+      for (const [name, sql] of [['metering', meteringSql()], ['durable', durableSql()]] as const) {
+        const rows = await sql.unsafe<{ generic_plans: string; custom_plans: string; statement: string }[]>(
+          'SELECT generic_plans, custom_plans, statement FROM pg_prepared_statements ORDER BY generic_plans + custom_plans DESC',
+        );
+        for (const row of rows) console.error(`${name}: generic ${row.generic_plans}, custom ${row.custom_plans}: ${row.statement.replace(/\s+/g, ' ').slice(0, 100)}`);
+      }
+    }
     await disconnectDb();
   } finally {
     await database.stop();

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { runInGroupCommit } from '@/lib/db-group-commit';
+import { createInvoice } from '@/lib/invoices/invoices';
+import { seedAccount, VALID_INVOICE } from '../support/fixtures';
+
+/** The transaction that wrote each row (xmin): rows of one commit share it. */
+async function writers(table: 'invoices' | 'events', column: 'id' | 'snapshot', ids: string[]): Promise<string[]> {
+  const where = column === 'id' ? 'id = ANY($1::text[])' : `snapshot->>0 = ANY($1::text[])`;
+  const rows = await db().$queryRawUnsafe<Array<{ writer: string }>>(`SELECT xmin::text AS writer FROM ${table} WHERE ${where}`, ids);
+  return rows.map((row) => row.writer);
+}
+
+describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
+  it('creates of the same moment share one durable commit, each with its own invoice and invoice.created event', async () => {
+    const { workspace } = await seedAccount();
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const created = await Promise.all(Array.from({ length: 5 }, (_, i) => createInvoice(scope, { ...VALID_INVOICE, order_id: `group-${i}`, expires_in: 3600 })));
+
+    expect(new Set(created.map((invoice) => invoice.id)).size).toBe(5);
+    expect(created.map((invoice) => invoice.order_id)).toEqual(['group-0', 'group-1', 'group-2', 'group-3', 'group-4']);
+    const ids = created.map((invoice) => invoice.id);
+    const invoiceWriters = await writers('invoices', 'id', ids);
+    const eventWriters = await writers('events', 'snapshot', ids);
+    expect(invoiceWriters).toHaveLength(5);
+    expect(eventWriters).toHaveLength(5);
+    expect(new Set([...invoiceWriters, ...eventWriters]).size).toBe(1);
+  });
+
+  it('a statement that fails in a group fails alone: the others of its group are stored and answered', async () => {
+    const { workspace } = await seedAccount();
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const [first, broken, second] = await Promise.allSettled([
+      createInvoice(scope, { ...VALID_INVOICE, order_id: 'before', expires_in: 3600 }),
+      runInGroupCommit('SELECT 1 / $1::int AS quotient', [0]),
+      createInvoice(scope, { ...VALID_INVOICE, order_id: 'after', expires_in: 3600 }),
+    ]);
+
+    expect(broken.status).toBe('rejected');
+    expect(String((broken as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status).toBe('fulfilled');
+    const stored = await db().invoice.findMany({ where: { workspaceId: workspace.id }, select: { orderId: true } });
+    expect(stored.map((row) => row.orderId).sort()).toEqual(['after', 'before']);
+    const events = await db().event.count({ where: { workspaceId: workspace.id, type: 'invoice.created' } });
+    expect(events).toBe(2);
+  });
+});
