@@ -9,7 +9,8 @@
  *   npx tsx scripts/bench/handler-cost.ts > /dev/null        (results on stderr; stdout carries the access log)
  *   node --cpu-prof --cpu-prof-dir=/tmp/handler-prof --import tsx scripts/bench/handler-cost.ts > /dev/null
  *   HANDLER_REQUESTS (default 20000 per scenario), HANDLER_ONLY=b,e, HANDLER_INVOICES (seeded, default 20000),
- *   HANDLER_SQL (a statement run after seeding, for database-side A/B runs)
+ *   HANDLER_SQL (statements run after seeding, separated by ';;', for database-side A/B runs), HANDLER_PLANS=1 (each
+ *   hot-path statement's generic/custom plan counts, and WAL writes and flushes per request)
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
