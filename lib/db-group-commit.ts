@@ -61,7 +61,7 @@ function runAlone(one: Queued): void {
 
 function runGroup(group: Queued[]): void {
   durableSql()
-    .begin((tx) => Promise.all(group.map((one) => tx.unsafe(one.text, one.values as postgres.ParameterOrJSON<never>[], { prepare: true }))))
+    .begin((tx) => Promise.all(group.map((one) => runStatement(tx, one.text, one.values))))
     .then(
       (results) => group.forEach((one, i) => one.resolve(results[i] as unknown[])),
       (error: unknown) => (error instanceof postgres.PostgresError ? group.forEach(runAlone) : group.forEach((one) => one.reject(error))),

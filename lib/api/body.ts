@@ -39,7 +39,7 @@ export async function readBodyText(request: Request, timeoutMs: number = env().R
   } finally {
     reading.delete(read);
   }
-  return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
