@@ -45,4 +45,28 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
     const events = await db().event.count({ where: { workspaceId: workspace.id, type: 'invoice.created' } });
     expect(events).toBe(2);
   });
+
+  it('a group whose COMMIT is refused runs each statement again alone, so only the conflicting one fails', async () => {
+    // A deferred unique constraint is checked at COMMIT: in a group, both inserts of k = 1 pass and the COMMIT
+    // fails; alone, one of them commits and the other is refused.
+    const table = `group_commit_probe_${Date.now()}`;
+    await db().$executeRawUnsafe(`CREATE TABLE ${table} (k int UNIQUE DEFERRABLE INITIALLY DEFERRED)`);
+    try {
+      const outcomes = await Promise.allSettled([
+        runInGroupCommit(`INSERT INTO ${table} (k) VALUES ($1::int) RETURNING k`, [1]),
+        runInGroupCommit(`INSERT INTO ${table} (k) VALUES ($1::int) RETURNING k`, [2]),
+        runInGroupCommit(`INSERT INTO ${table} (k) VALUES ($1::int) RETURNING k`, [1]),
+      ]);
+      // Run alone, the two inserts of k = 1 race: either may be the one refused.
+      expect(outcomes[1]!.status).toBe('fulfilled');
+      const ofOne = [outcomes[0]!, outcomes[2]!];
+      expect(ofOne.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const refused = ofOne.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      expect(String(refused?.reason)).toMatch(/duplicate key/);
+      const rows = await db().$queryRawUnsafe<Array<{ k: number }>>(`SELECT k FROM ${table} ORDER BY k`);
+      expect(rows.map((row) => row.k)).toEqual([1, 2]);
+    } finally {
+      await db().$executeRawUnsafe(`DROP TABLE ${table}`);
+    }
+  });
 });
