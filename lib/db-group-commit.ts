@@ -85,18 +85,18 @@ async function runGroup(group: Queued[]): Promise<void> {
   const [began, ...settled] = await Promise.allSettled([begin, ...statements, commit]);
   connection.release();
   const committed = settled.pop()!;
-  const failures = settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => outcome.reason as unknown);
+  const errors = [...settled, committed].flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
   if (began.status === 'rejected') {
     // No transaction: each statement ran (or failed) on its own; its own outcome is the answer.
     settled.forEach((outcome, i) => (outcome.status === 'fulfilled' ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.reason)));
-  } else if (failures.length === 0 && committed.status === 'fulfilled') {
+  } else if (errors.length === 0) {
     settled.forEach((outcome, i) => group[i]!.resolve((outcome as PromiseFulfilledResult<unknown[]>).value));
-  } else if ([...failures, ...(committed.status === 'rejected' ? [committed.reason as unknown] : [])].every((error) => error instanceof postgres.PostgresError)) {
-    // PostgreSQL refused something: the transaction was rolled back; each statement runs again alone.
+  } else if (errors.every((error) => error instanceof postgres.PostgresError)) {
+    // PostgreSQL refused a statement or the COMMIT: the transaction was rolled back; each runs again alone.
     group.forEach(runAlone);
   } else {
     // The connection was lost: whether the COMMIT happened is unknown, so nobody is told it succeeded.
-    const lost = [...failures, ...(committed.status === 'rejected' ? [committed.reason as unknown] : [])].find((error) => !(error instanceof postgres.PostgresError));
+    const lost = errors.find((error) => !(error instanceof postgres.PostgresError));
     group.forEach((one) => one.reject(lost));
   }
 }
