@@ -8,11 +8,18 @@
  * short rounds with baseline runs of its own ("paired baseline") and its ratio is taken to those; the server's
  * and the database's CPU time per request are reported too, as the cost figures that move least with the noise.
  *
+ * Each paired baseline round is as long as the scenario's round (BENCH_BASELINE defaults to BENCH_DURATION). The
+ * server's major GCs come every ≈ 3–5 s and each one lifts ≈ 2.5 % of a round's latencies, so a p99 taken over a
+ * shorter round misses them more often: with 2 s baseline rounds against 4 s scenario rounds, the baseline's p99
+ * was usually a GC-free one and the scenario's never (docs/benchmarks.md, issue 13, fourth round).
+ *
  * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
- * baseline per scenario, 6), BENCH_ROUNDS (3),
+ * baseline per scenario, as BENCH_DURATION), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"; "i" for
  * scenario (i); without BENCH_ONLY every scenario and (i) run),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
+ * BENCH_NODE_ARGS="--flag …" (extra node/V8 flags for the server, e.g. GC settings to compare),
+ * BENCH_TRACE=dir (every load run writes its responses' end times and latencies there, scripts/bench/load.mjs),
  * BENCH_SERVER_ENV="NAME=value …" (extra server configuration, to compare settings run against run by ratio,
  * e.g. METERING_DURABLE_COMMIT=true or DATABASE_POOL_SIZE=20),
  * BENCH_LIMITS_COMPARE=0 (skip the paired with/without comparison of the token buckets and request log on b, c, f).
@@ -31,7 +38,7 @@ import { scenarios, type LoadConfig, type Scenario } from './scenarios';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 12);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
-const BASELINE_S = Number(process.env.BENCH_BASELINE ?? 6);
+const BASELINE_S = Number(process.env.BENCH_BASELINE ?? DURATION_S);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
@@ -134,6 +141,7 @@ function runLoad(baseUrl: string, config: LoadConfig, length: { duration: number
 
 async function main() {
   const started = Date.now();
+  if (process.env.BENCH_TRACE) mkdirSync(process.env.BENCH_TRACE, { recursive: true });
   const tempDir = makeTempDir('invoicing-bench-');
   let database: EmbeddedDatabase | undefined;
   let server: NextServer | undefined;
@@ -164,7 +172,10 @@ async function main() {
     const { disconnectDb } = await import('../../lib/db');
     console.error(`[bench] seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
-    const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
+    const nodeArgs = [
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    ];
     const serverEnv = serverEnvOverrides();
     server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv }, stdio: 'pipe', nodeArgs });
     const serverPid = server.child.pid ?? 0;
