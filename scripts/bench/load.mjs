@@ -3,7 +3,7 @@
 // With `amount`, autocannon sends exactly that many requests and waits for every response (no request is left
 // in flight); with `duration`, it destroys its sockets when the time is up, so requests still unread by the
 // server may never reach it.
-// Output: one JSON line with autocannon's figures. With BENCH_TRACE=dir, also <dir>/load-<start ms>.json: the
+// Output: one JSON line with autocannon's figures. With BENCH_TRACE=dir, also <dir>/load-<first response ms>-<pid>.json: the
 // run's path and, per response, [end time ms since the epoch, latency ms] (to line tails up with server events).
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -37,7 +37,7 @@ const trace = process.env.BENCH_TRACE ? [] : null;
 if (trace) instance.on('response', (_client, _status, _bytes, latencyMs) => trace.push([Date.now(), latencyMs]));
 
 instance.on('done', (result) => {
-  if (trace) writeFileSync(`${process.env.BENCH_TRACE}/load-${trace[0]?.[0] ?? Date.now()}.json`, JSON.stringify({ path: config.paths[0], responses: trace }));
+  if (trace) writeFileSync(`${process.env.BENCH_TRACE}/load-${trace[0]?.[0] ?? Date.now()}-${process.pid}.json`, JSON.stringify({ path: config.paths[0], responses: trace }));
   process.stdout.write(
     JSON.stringify({
       requestsPerSecond: result.requests.average,

@@ -172,10 +172,9 @@ async function main() {
     const { disconnectDb } = await import('../../lib/db');
     console.error(`[bench] seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
-    const nodeArgs = [
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
-    ];
+    // BENCH_NODE_ARGS go to every server the bench starts, like BENCH_SERVER_ENV; the profile only to the measured one.
+    const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const nodeArgs = [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []), ...serverNodeArgs];
     const serverEnv = serverEnvOverrides();
     server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv }, stdio: 'pipe', nodeArgs });
     const serverPid = server.child.pid ?? 0;
@@ -278,7 +277,7 @@ async function main() {
     if (process.env.BENCH_LIMITS_COMPARE !== '0') {
       server.child.kill('SIGSTOP'); // idle, but keep it from competing for the CPU
       try {
-        without = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...WITHOUT_LIMITS_AND_LOG }, stdio: 'pipe' });
+        without = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...WITHOUT_LIMITS_AND_LOG }, stdio: 'pipe', nodeArgs: serverNodeArgs });
       } finally {
         server.child.kill('SIGCONT');
       }
@@ -334,7 +333,7 @@ async function main() {
       const pair: NextServer[] = [];
       try {
         for (let i = 0; i < 2; i++) {
-          pair.push(await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...TWO_SERVER_ENV }, stdio: 'pipe' }));
+          pair.push(await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv, ...TWO_SERVER_ENV }, stdio: 'pipe', nodeArgs: serverNodeArgs }));
         }
         const spread = all.find((s) => s.id === 'b')!;
         for (const one of pair) await runLoad(one.baseUrl, spread, { duration: WARMUP_S });
