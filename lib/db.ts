@@ -76,7 +76,7 @@ export function durableSql(): postgres.Sql {
 }
 
 /** One prepared statement with positional parameters ($1…) on a hot-path client; sent when first awaited or executed. */
-export function runStatement<Row extends object>(sql: postgres.Sql | postgres.TransactionSql, text: string, values: readonly unknown[]): postgres.PendingQuery<Row[]> {
+export function runStatement<Row extends object>(sql: postgres.Sql, text: string, values: readonly unknown[]): postgres.PendingQuery<Row[]> {
   // postgres.js serialises each parameter by the type the server infers for it: a jsonb parameter takes the
   // object itself (a string would be stored as a JSON string), the others strings, numbers, booleans, Dates, null.
   return sql.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
