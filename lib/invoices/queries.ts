@@ -1,6 +1,7 @@
 import { durableSql, meteringSql, runStatement } from '../db';
-import { runInGroupCommit } from '../db-group-commit';
+import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
 import type { EventType } from '../events/types';
+import { newId } from '../ids';
 import { invoiceEventCte } from './invoice-events';
 import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
 import type { FusedRead } from '../keys/authorize';
@@ -190,7 +191,7 @@ export type InsertOutcome =
 const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
   created_at, expires_at, redirect_url, pay_amount`;
 
-/** $1…$12 of both insert statements. */
+/** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
 function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
   return [
     invoice.id,
@@ -209,25 +210,55 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
 }
 
 /**
- * A test invoice: paid to the documented test address `testAddress` ($13), never a real wallet, pay_amount =
- * amount (test invoices are never matched on chain, so nothing is reserved). One statement.
+ * Test invoices: paid to the documented test address (never a real wallet), pay_amount = amount (test invoices
+ * are never matched on chain, so nothing is reserved). Durable (an invoice must survive a crash), and written
+ * with the other test creates of the same moment by ONE statement in a group commit (lib/db-group-commit.ts):
+ * each invoice's invoice.created event is written by the same statement, so both are written or neither. The
+ * rows travel as one JSON array, in order; the events' seq follows it.
  */
-export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
-  const values = [...commonValues(scope, invoice), invoice.testAddress];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  // Durable (an invoice must survive a crash), in a group commit with the creates of the same moment
-  // (lib/db-group-commit.ts). Its invoice.created event is a CTE of the same statement: both are written, or neither.
-  const rows = await runInGroupCommit<InvoiceResultRow>(
-    `WITH inserted AS (
+const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> = {
+  build: (inputs) => ({
+    text: `WITH input AS (
+        SELECT r->>0 AS in_id, r->>1 AS in_workspace_id, (r->>2)::"Environment" AS in_environment, (r->>3)::numeric AS in_amount,
+          r->>4 AS in_network, r->>5 AS in_currency, r->>6 AS in_description, r->7 AS in_metadata, r->>8 AS in_order_id,
+          (r->>9)::timestamptz AS in_created_at, (r->>10)::timestamptz AS in_expires_at, r->>11 AS in_redirect_url,
+          r->>12 AS in_pay_address, r->>13 AS in_event_id, n AS in_position
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n)
+        WHERE r->>12 IS NOT NULL),
+      inserted AS (
         INSERT INTO invoices (${INSERT_COLUMNS})
-        SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9,
-          $10::timestamptz, $11::timestamptz, $12, $4::numeric
-        WHERE $13::text IS NOT NULL
-        RETURNING *)
-      ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+        SELECT in_id, in_workspace_id, in_environment, in_amount, in_currency, in_network, in_pay_address, in_description,
+          in_metadata, in_order_id, in_created_at, in_expires_at, in_redirect_url, in_amount
+        FROM input ORDER BY in_position
+        RETURNING *),
+      -- Named in_* so that no input column shadows an invoices column JSON_ROW reads unqualified.
+      created_event AS (
+        INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
+        SELECT in_event_id, workspace_id, environment, 'invoice.created', ${JSON_ROW}::jsonb, in_created_at
+        FROM inserted JOIN input ON in_id = inserted.id
+        ORDER BY in_position
+        RETURNING snapshot)
       SELECT snapshot AS invoice FROM created_event`,
-    values,
-  );
+    values: [inputs.map(testInvoiceRow)],
+  }),
+  key: (input) => input.invoice.id,
+  owner: (row) => row.invoice[0],
+};
+
+interface TestInvoiceInput {
+  scope: Scope;
+  invoice: NewInvoice;
+  eventId: string;
+}
+
+/** A test row's JSON elements 0…13 (JSON.stringify writes the Dates as ISO strings). */
+function testInvoiceRow({ scope, invoice, eventId }: TestInvoiceInput): unknown[] {
+  return [...commonValues(scope, invoice), invoice.testAddress, eventId];
+}
+
+/** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
+export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
+  const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event') });
   return rows[0] ? { kind: 'created', record: fromJson(rows[0].invoice) } : { kind: 'no_wallet' };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { runInGroupCommit } from '@/lib/db-group-commit';
+import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '@/lib/db-group-commit';
 import { createInvoice } from '@/lib/invoices/invoices';
 import { seedAccount, VALID_INVOICE } from '../support/fixtures';
 
@@ -25,6 +25,33 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
     expect(invoiceWriters).toHaveLength(5);
     expect(eventWriters).toHaveLength(5);
     expect(new Set([...invoiceWriters, ...eventWriters]).size).toBe(1);
+    // One statement wrote them all (a batch), and the events' order is the creates' order.
+    const events = await db().event.findMany({ where: { workspaceId: workspace.id, type: 'invoice.created' }, orderBy: { seq: 'asc' }, select: { snapshot: true } });
+    expect(events.map((event) => (event.snapshot as unknown[])[0])).toEqual(ids);
+  });
+
+  it('a batch with a row PostgreSQL refuses runs again row by row: only that row fails', async () => {
+    const table = `group_commit_batch_probe_${Date.now()}`;
+    await db().$executeRawUnsafe(`CREATE TABLE ${table} (k int CHECK (k > 0))`);
+    const probe: BatchedStatement<number, { k: number }> = {
+      build: (inputs) => ({
+        text: `INSERT INTO ${table} (k) SELECT value::int FROM jsonb_array_elements_text($1::jsonb) RETURNING k`,
+        values: [inputs],
+      }),
+      key: (input) => String(input),
+      owner: (row) => String(row.k),
+    };
+    try {
+      const outcomes = await Promise.allSettled([3, -1, 5].map((k) => runBatchedInGroupCommit(probe, k)));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[0] as PromiseFulfilledResult<Array<{ k: number }>>).value).toEqual([{ k: 3 }]);
+      expect((outcomes[2] as PromiseFulfilledResult<Array<{ k: number }>>).value).toEqual([{ k: 5 }]);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/check constraint/);
+      const rows = await db().$queryRawUnsafe<Array<{ k: number }>>(`SELECT k FROM ${table} ORDER BY k`);
+      expect(rows.map((row) => row.k)).toEqual([3, 5]);
+    } finally {
+      await db().$executeRawUnsafe(`DROP TABLE ${table}`);
+    }
   });
 
   it('a statement that fails in a group fails alone: the others of its group are stored and answered', async () => {
