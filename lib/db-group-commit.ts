@@ -27,7 +27,7 @@ import { durableSql, runStatement } from './db';
  * Test-mode creates go further: the ones queued in one turn are ONE statement (`runBatchedInGroupCommit`), one
  * row each, because under load a group's creates spent most of their time waiting for PostgreSQL to run their
  * statements one by one (issue 13, fifth round: PostgreSQL CPU per create 0.32–0.34 → 0.25–0.27 ms, (e)
- * 0.73–0.75 → 0.76–0.81). Live creates stay one statement each: each searches its own pay amount.
+ * 0.71–0.75 → 0.76–0.83 in quick runs). Live creates stay one statement each: each searches its own pay amount.
  */
 interface Queued {
   text: string;
