@@ -3,7 +3,7 @@
 // With `amount`, autocannon sends exactly that many requests and waits for every response (no request is left
 // in flight); with `duration`, it destroys its sockets when the time is up, so requests still unread by the
 // server may never reach it.
-// Output: one JSON line with autocannon's figures. With BENCH_TRACE=dir, also <dir>/load-<first response ms>-<pid>.json: the
+// Output: one JSON line with autocannon's figures and every response's latency as a histogram ([ms, count] pairs). With BENCH_TRACE=dir, also <dir>/load-<first response ms>-<pid>.json: the
 // run's path and, per response, [end time ms since the epoch, latency ms] (to line tails up with server events).
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -34,7 +34,14 @@ const instance = autocannon({
 });
 
 const trace = process.env.BENCH_TRACE ? [] : null;
-if (trace) instance.on('response', (_client, _status, _bytes, latencyMs) => trace.push([Date.now(), latencyMs]));
+// Every response's latency, counted per whole millisecond (rounded up): the bench merges a scenario's rounds
+// into one histogram and takes the p99 of all their requests.
+const latencyCounts = new Map();
+instance.on('response', (_client, _status, _bytes, latencyMs) => {
+  const ms = Math.ceil(latencyMs);
+  latencyCounts.set(ms, (latencyCounts.get(ms) ?? 0) + 1);
+  if (trace) trace.push([Date.now(), latencyMs]);
+});
 
 instance.on('done', (result) => {
   if (trace) writeFileSync(`${process.env.BENCH_TRACE}/load-${trace[0]?.[0] ?? Date.now()}-${process.pid}.json`, JSON.stringify({ path: config.paths[0], responses: trace }));
@@ -51,6 +58,7 @@ instance.on('done', (result) => {
       status5xx: result['5xx'],
       errors: result.errors,
       timeouts: result.timeouts,
+      latencyHistogram: [...latencyCounts],
     }) + '\n',
   );
 });
