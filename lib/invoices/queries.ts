@@ -218,6 +218,7 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
  */
 const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> = {
   build: (inputs) => ({
+    // The input columns are named in_* so that none shadows an invoices column JSON_ROW reads unqualified.
     text: `WITH input AS (
         SELECT r->>0 AS in_id, r->>1 AS in_workspace_id, (r->>2)::"Environment" AS in_environment, (r->>3)::numeric AS in_amount,
           r->>4 AS in_network, r->>5 AS in_currency, r->>6 AS in_description, r->7 AS in_metadata, r->>8 AS in_order_id,
@@ -231,7 +232,6 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
           in_metadata, in_order_id, in_created_at, in_expires_at, in_redirect_url, in_amount
         FROM input ORDER BY in_position
         RETURNING *),
-      -- Named in_* so that no input column shadows an invoices column JSON_ROW reads unqualified.
       created_event AS (
         INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
         SELECT in_event_id, workspace_id, environment, 'invoice.created', ${JSON_ROW}::jsonb, in_created_at
