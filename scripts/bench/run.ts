@@ -109,11 +109,11 @@ export interface LimitsComparison {
  * requests, p99 over ALL the rounds' responses (their latency histograms merged).
  *
  * Why not the median round's p99, as before: the server's mark-compact comes every ≈ 3.5–5 s and lifts ≈ 2.5 %
- * of a 4 s round's requests, so a round's p99 is decided by whether that round had one. The bare route makes
- * less garbage and collects less often, so its median round was sometimes GC-free (p99 42–45 ms) while the
- * scenario's was not (81–93 ms): a coin toss, not a property of either route (docs/benchmarks.md, fifth round).
- * Over all rounds each side includes its GCs in proportion to how often it has them. One stall of the shared
- * machine still cannot decide the figure alone: it lifts well under 1 % of 12 s of requests.
+ * of a 4 s round's requests, so a round's p99 was decided by whether that round happened to have one. Over all
+ * rounds each side includes its GCs in proportion to how often it has them. (That did not close the gap: the
+ * bare route makes half the garbage, so fewer than 1 % of its requests meet a mark-compact, and more than 1 % of
+ * the heavier routes' do — docs/benchmarks.md, fifth round.) One stall of the shared machine still cannot decide
+ * the figure alone: it lifts well under 1 % of 12 s of requests.
  */
 function combine(parts: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => parts.reduce((total, r) => total + pick(r), 0);
@@ -136,7 +136,7 @@ function combine(parts: LoadResult[]): LoadResult {
 }
 
 /** The latency at or below which `fraction` of the responses in these [ms, count] buckets fall. */
-export function percentile(buckets: Array<[number, number]>, fraction: number): number | null {
+function percentile(buckets: Array<[number, number]>, fraction: number): number | null {
   const counts = new Map<number, number>();
   for (const [ms, count] of buckets) counts.set(ms, (counts.get(ms) ?? 0) + count);
   const sorted = [...counts].sort((a, b) => a[0] - b[0]);
