@@ -35,7 +35,7 @@ interface Queued {
   resolve: (rows: unknown[]) => void;
   reject: (error: unknown) => void;
   /** A batched statement's members, each as a statement of its own: what runs again when the batch fails. */
-  members?: Queued[];
+  split?: () => Queued[];
 }
 
 /**
@@ -111,7 +111,8 @@ function batchedStatement(statement: BatchedStatement<unknown, unknown>, members
     },
     reject: (error) => members.forEach((member) => member.reject(error)),
   };
-  if (members.length > 1) queued.members = members.map((member) => batchedStatement(statement, [member]));
+  // Built only when needed: the single-row statements are what runs after a refused batch.
+  if (members.length > 1) queued.split = () => members.map((member) => batchedStatement(statement, [member]));
   return queued;
 }
 
@@ -135,9 +136,14 @@ function runAlone(one: Queued): void {
   runStatement(durableSql(), one.text, one.values).then(one.resolve, (error: unknown) => settleFailed(one, error));
 }
 
+/** Runs a statement again on its own; a batch runs again as its members, each alone. */
+function runEachAlone(one: Queued): void {
+  (one.split?.() ?? [one]).forEach(runAlone);
+}
+
 /** A statement failed on its own: a batch PostgreSQL refused runs again as its members, each alone. */
 function settleFailed(one: Queued, error: unknown): void {
-  if (one.members && error instanceof postgres.PostgresError) one.members.forEach(runAlone);
+  if (one.split && error instanceof postgres.PostgresError) runEachAlone(one);
   else one.reject(error);
 }
 
@@ -170,7 +176,7 @@ async function runGroup(group: Queued[]): Promise<void> {
   } else if (errors.every((error) => error instanceof postgres.PostgresError)) {
     // PostgreSQL refused a statement or the COMMIT: the transaction was rolled back; each runs again alone
     // (a batch as its members).
-    group.forEach((one) => (one.members ? one.members.forEach(runAlone) : runAlone(one)));
+    group.forEach(runEachAlone);
   } else {
     // The connection was lost: whether the COMMIT happened is unknown, so nobody is told it succeeded.
     const lost = errors.find((error) => !(error instanceof postgres.PostgresError));
