@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './axe';
 import { alerts, PASSWORD, signIn, signUp, switchPlan, uniqueEmail } from './helpers';
 
 /** Fails the test on any Content-Security-Policy violation the browser reports. */
@@ -9,12 +9,6 @@ function watchCsp(page: Page): string[] {
     if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(message.text());
   });
   return violations;
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 test('the portal works under its Content-Security-Policy: every page renders and its scripts run', async ({ page }) => {
@@ -81,7 +75,7 @@ test('account: a password change needs the current password and ends the other s
 
   await page.goto('/account');
   await page.screenshot({ path: 'e2e/screenshots/account-1280.png', fullPage: true });
-  await expectNoSeriousAxeViolations(page);
+  await expectNoSeriousAxeViolations(page, 'account');
   const form = page.getByRole('form', { name: 'Change password' });
   await form.getByLabel('Current password').fill('not my password');
   await form.getByLabel('New password').fill('violet kettle drums');
@@ -116,5 +110,5 @@ test('account: a password change needs the current password and ends the other s
   await page.screenshot({ path: 'e2e/screenshots/account-375.png', fullPage: true });
   await page.goto('/billing');
   await page.screenshot({ path: 'e2e/screenshots/billing-375.png', fullPage: true });
-  await expectNoSeriousAxeViolations(page);
+  await expectNoSeriousAxeViolations(page, 'billing at 375 px');
 });

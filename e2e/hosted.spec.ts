@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
+import { expectNoSeriousAxeViolations } from './axe';
 import { api, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
 /** The hosted page (SPEC §8), opened signed out in a fresh context, through each state. */
@@ -36,11 +36,6 @@ async function createInvoice(request: APIRequestContext, secret: string, extra: 
 
 /** The path of hosted_url (its origin is PUBLIC_URL, not the test server's address). */
 const payPath = (invoice: Invoice) => new URL(invoice.hosted_url).pathname;
-
-async function seriousAxe(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-}
 
 async function screenshots(page: Page, name: string) {
   for (const width of [1280, 375]) {
@@ -114,7 +109,7 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
     expect(html, `page leaks ${hidden}`).not.toContain(hidden);
   }
 
-  expect(await seriousAxe(payer), 'axe on the awaiting state').toEqual([]);
+  await expectNoSeriousAxeViolations(payer, 'the payment page, the awaiting state');
   await screenshots(payer, 'awaiting');
 
   // Keyboard: tab reaches the copy buttons and the simulate button; Enter simulates.
@@ -127,7 +122,7 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   expect(payer.url()).toBe(before); // no reload, no navigation
   await expect(payer.getByRole('link', { name: 'Return to merchant' })).toHaveAttribute('href', 'https://shop.example/thanks');
   await expect(payer.getByTestId('payment-details')).toHaveCount(0);
-  expect(await seriousAxe(payer), 'axe on the paid state').toEqual([]);
+  await expectNoSeriousAxeViolations(payer, 'the payment page, the paid state');
   await screenshots(payer, 'paid');
   expect(cspErrors).toEqual([]);
 
@@ -159,7 +154,7 @@ test('hosted page: cancelled and expired invoices show their state and nothing t
   await expect(payer.getByTestId('payment-details')).toHaveCount(0);
   await expect(payer.getByRole('button', { name: /Copy|Simulate/ })).toHaveCount(0);
   expect(await payer.content()).not.toContain(cancelled.pay_address);
-  expect(await seriousAxe(payer), 'axe on the cancelled state').toEqual([]);
+  await expectNoSeriousAxeViolations(payer, 'the payment page, the cancelled state');
   await screenshots(payer, 'cancelled');
 
   // Expiry without waiting: the payer's clock is moved past expires_at (300 s); the page turns expired by itself.
@@ -171,7 +166,7 @@ test('hosted page: cancelled and expired invoices show their state and nothing t
   await expect(payer.getByTestId('status')).toContainText('This invoice has expired');
   await expect(payer.getByTestId('payment-details')).toHaveCount(0);
   await expect(payer.getByRole('button', { name: /Copy|Simulate/ })).toHaveCount(0);
-  expect(await seriousAxe(payer), 'axe on the expired state').toEqual([]);
+  await expectNoSeriousAxeViolations(payer, 'the payment page, the expired state');
   await screenshots(payer, 'expired');
 });
 

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startReceiver, type Receiver } from '../tests/support/receiver';
+import { expectNoSeriousAxeViolations } from './axe';
 import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
 // SPEC §7 end to end, as README "Try a live payment locally" describes it: the e2e server's local hardhat chain
@@ -36,12 +36,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await receiver.close();
 });
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
 
 /** The portal's invoice page, reloaded until its Status reads `status`. */
 async function waitForStatus(page: Page, invoiceId: string, status: string) {
@@ -113,7 +107,7 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   await expect(page.locator('dd[data-field="Received"]')).toHaveText(`${invoice.pay_amount} USDT`);
   await expect(paymentRow).toContainText('confirmed');
   await expect(paymentRow.locator('[data-field="confirmations"]')).toHaveText('3');
-  await expectAccessible(page);
+  await expectNoSeriousAxeViolations(page, 'the paid live invoice');
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `e2e/screenshots/live-invoice-paid-${width}.png`, fullPage: true });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_PAY_ADDRESSES } from '../lib/wallets/address';
+import { expectNoSeriousAxeViolations } from './axe';
 import { api, confirmIdentity, createKey, keyRow, PASSWORD, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
 
 // Issues 14 and 21: the portal at 375 px, dialogs, forms that keep input, invoices for daily work.
@@ -17,17 +17,11 @@ async function noSidewaysScroll(page: Page, what: string) {
   expect(width, `page width of ${what}`).toBeLessThanOrEqual(NARROW.width);
 }
 
-async function noSeriousAxeViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${what}`).toEqual([]);
-}
-
 /** At 375 px: no sideways scroll, no serious axe violation; screenshots at 375 and 1280. */
 async function checkPage(page: Page, name: string) {
   await page.setViewportSize(NARROW);
   await noSidewaysScroll(page, name);
-  await noSeriousAxeViolations(page, name);
+  await expectNoSeriousAxeViolations(page, name);
   await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage: true });
   await page.setViewportSize(WIDE);
   await page.screenshot({ path: `e2e/screenshots/${name}-1280.png`, fullPage: true });
@@ -40,7 +34,7 @@ async function checkDialog(page: Page, name: string) {
   await expect(dialog).toBeVisible();
   await noSidewaysScroll(page, name);
   for (const button of await dialog.getByRole('button').all()) await expect(button).toBeInViewport({ ratio: 1 });
-  await noSeriousAxeViolations(page, name);
+  await expectNoSeriousAxeViolations(page, name);
   await page.screenshot({ path: `e2e/screenshots/${name}-375.png` });
 }
 

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { generateSync } from 'otplib';
+import { expectNoSeriousAxeViolations } from './axe';
 import { alerts, confirmIdentity, createKey, keyRow, PASSWORD, signIn, signUp, uniqueEmail } from './helpers';
 
 // Issue 20: payout wallets and live keys need proof, not just a session (step-up), and optional TOTP
@@ -13,12 +13,6 @@ const ETH_OWNER_NEW = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const ETH_ATTACKER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const TRON = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 
-async function noSeriousAxeViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${what}`).toEqual([]);
-}
-
 async function noSidewaysScroll(page: Page, what: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(NARROW.width);
 }
@@ -29,7 +23,7 @@ async function shoot(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: `e2e/screenshots/${name}-1280.png`, fullPage });
   await page.setViewportSize(NARROW);
   await noSidewaysScroll(page, name);
-  await noSeriousAxeViolations(page, name);
+  await expectNoSeriousAxeViolations(page, name);
   await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage });
   await page.setViewportSize(WIDE);
 }

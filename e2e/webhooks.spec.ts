@@ -1,15 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from '../tests/support/receiver';
+import { expectNoSeriousAxeViolations } from './axe';
 import { alerts, api, createKey, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
-
-/** No serious or critical axe violations on the page as it is now. */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -39,7 +32,7 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   await expect(page.getByText('Leave all unchecked to receive every event type')).toBeVisible();
-  await expectAccessible(page);
+  await expectNoSeriousAxeViolations(page, 'the webhooks page');
 
   // A refused URL is explained beside the field, and what was typed is kept.
   await page.getByLabel('Endpoint URL').fill(receiver.url);
@@ -50,7 +43,7 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await expect(page.getByLabel('Endpoint URL')).toHaveValue(receiver.url);
   await expect(page.getByLabel(/Description/)).toHaveValue('Order system');
   await expect(page.getByLabel('Endpoint URL')).toHaveAttribute('aria-invalid', 'true');
-  await expectAccessible(page);
+  await expectNoSeriousAxeViolations(page, 'the endpoint form after an error');
 
   // Test environment, all events: created; the secret is shown once, focused, in a no-store response.
   // Keyboard only: choose Test with the arrow keys and submit with Enter from the URL field.
@@ -66,7 +59,7 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await expect(dialog.getByLabel('Signing secret')).toBeFocused();
   const secret = await dialog.getByLabel('Signing secret').inputValue();
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-  await expectAccessible(page);
+  await expectNoSeriousAxeViolations(page, 'the signing-secret dialog');
   await screenshots(page, 'webhook-secret-dialog');
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
   await expect(dialog).toBeHidden();
@@ -104,7 +97,7 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await expect(paidRow).toContainText('200');
   await paidRow.getByText('Response body (first 2 KiB)').click();
   await expect(paidRow.locator('pre')).toHaveText('<b>thanks</b>');
-  await expectAccessible(page);
+  await expectNoSeriousAxeViolations(page, 'the delivery log');
   await screenshots(page, 'webhook-delivery-log');
 
   // Resend: one more request, with the same webhook-id, still verifying.
