@@ -123,6 +123,11 @@ async function main() {
         2,
       ),
     );
+    const settleSeconds = (detectMs + confirmMs) / 1000;
+    console.log(
+      `  goals: settle ${TRANSFERS} transfers ≤ 2 s → ${settleSeconds.toFixed(2)} s (${settleSeconds <= 2 ? 'met' : 'NOT met'}); ` +
+        `JSON-RPC requests per block read O(1) → ${((detectCalls + confirmCalls) / (blocks + CONFIRMATIONS - 1)).toFixed(2)}`,
+    );
     await disconnectDb();
   } finally {
     await chain.stop();

@@ -2,7 +2,8 @@
  * `npm run bench`: production build, own embedded PostgreSQL, seeded data, autocannon load from a separate
  * process per scenario, one table of figures with each scenario's throughput as a ratio of the baseline,
  * then correctness checks (usage counted exactly, no 5xx), then scenario (i): two app servers on one database
- * (scripts/bench/two-servers.ts: throughput, exact usage and shared limits). Stops everything it started.
+ * (scripts/bench/two-servers.ts: throughput, exact usage and shared limits), then (g) webhook delivery and
+ * (h) the chain watcher (scripts/bench/webhook-delivery.ts, chain-watcher.ts). Stops everything it started.
  *
  * The machines are shared and noisy (±20% between runs, more within one), so every scenario alternates in
  * short rounds with baseline runs of its own ("paired baseline") and its ratio is taken to those; the server's
@@ -16,7 +17,7 @@
  * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
  * baseline per scenario, as BENCH_DURATION), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (50), BENCH_INVOICES (100000), BENCH_EXACT_REQUESTS (2000), BENCH_ONLY (e.g. "c,d1"; "i" for
- * scenario (i); without BENCH_ONLY every scenario and (i) run),
+ * scenario (i), "g" and "h" for webhook delivery and the chain watcher; without BENCH_ONLY all of them run),
  * BENCH_PROFILE=dir (V8 CPU profile of the server; summarise with scripts/bench/profile-summary.ts),
  * BENCH_NODE_ARGS="--flag …" (extra node/V8 flags for the server, e.g. GC settings to compare),
  * BENCH_TRACE=dir (every load run writes its responses' end times and latencies there, scripts/bench/load.mjs),
@@ -393,6 +394,17 @@ async function main() {
       }
     }
 
+    // (g) webhook delivery and (h) chain watcher: their own scripts (own database, worker, local chain; no HTTP
+    // load), run here once the servers are stopped so every figure of issue 13 is in one `npm run bench`.
+    let standaloneOk = true;
+    for (const [id, script] of [['g', 'webhook-delivery.ts'], ['h', 'chain-watcher.ts']] as const) {
+      if (only && !only.includes(id)) continue;
+      console.log('');
+      const ok = (await runStandalone(path.join(PROJECT_ROOT, 'scripts/bench', script))) === 0;
+      if (!ok) console.error(`[bench] ${id} ${script} failed`);
+      standaloneOk &&= ok;
+    }
+
     const resultsDir = path.join(PROJECT_ROOT, 'bench', 'results');
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -403,10 +415,19 @@ async function main() {
     );
     console.log(`\nresults: ${path.relative(PROJECT_ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
     await disconnectDb();
-    process.exitCode = usageOk && twoServersOk && fiveHundreds === 0 ? 0 : 1;
+    process.exitCode = usageOk && twoServersOk && standaloneOk && fiveHundreds === 0 ? 0 : 1;
   } finally {
     await cleanup();
   }
+}
+
+/** A bench script of its own (scripts/bench/*.ts), run under tsx with this terminal; resolves to its exit code. */
+function runStandalone(script: string): Promise<number | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(1));
+  });
 }
 
 async function storedUsage(): Promise<{ workspace_id: string; monthly: number; daily: number }[]> {
