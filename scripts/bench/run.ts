@@ -394,8 +394,8 @@ async function main() {
       }
     }
 
-    // (g) webhook delivery and (h) chain watcher: their own scripts (own database, worker, local chain; no HTTP
-    // load), run here once the servers are stopped so every figure of issue 13 is in one `npm run bench`.
+    // (g) webhook delivery and (h) chain watcher: their own scripts (own database, worker, local chain), run after
+    // the HTTP load has ended, so every figure of issue 13 comes from one `npm run bench`.
     let standaloneOk = true;
     for (const [id, script] of [['g', 'webhook-delivery.ts'], ['h', 'chain-watcher.ts']] as const) {
       if (only && !only.includes(id)) continue;
