@@ -53,6 +53,7 @@ export function Dialog({
       else document.getElementById('main')?.focus();
     };
     // returnFocus is read at close time only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, initialFocus]);
 
   if (!open) return null;

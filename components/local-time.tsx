@@ -17,6 +17,8 @@ export function LocalTime({ value, fallback = '—' }: { value: Date | string | 
   const date = value ? new Date(value) : null;
   const ms = date?.getTime();
   useEffect(() => {
+    // The viewer's zone is known only in the browser, after hydration: this swap is the point of the component.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (ms !== undefined) setLocal(LOCAL.format(new Date(ms)));
   }, [ms]);
   if (!date) return <>{fallback}</>;

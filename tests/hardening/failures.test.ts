@@ -81,7 +81,6 @@ describe('failure paths', () => {
     const account = await seedAccount();
     const send = () =>
       call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'retry-after-500' }, base: instance.baseUrl });
-    const failedRequestIds: string[] = [];
     await admin.query('ALTER TABLE invoices RENAME COLUMN currency TO currency_broken');
     let failed: CallResult;
     try {

@@ -31,7 +31,12 @@ export function PlanForm({ plans, current }: { plans: PlanOption[]; current: Pla
   const selectedPlan = plans.find((p) => p.name === selected);
   const cutsApi = Boolean(currentPlan?.apiAccess && selectedPlan && !selectedPlan.apiAccess);
 
-  useEffect(() => setSelected(current), [current]);
+  // The selection follows the current plan when the server's answer changes it (adjusting state during render).
+  const [shownCurrent, setShownCurrent] = useState<PlanName>(current);
+  if (shownCurrent !== current) {
+    setShownCurrent(current);
+    setSelected(current);
+  }
   useEffect(() => {
     if (!state) return;
     announce(state.ok ? 'success' : 'error', state.ok ? `Your workspace is now on the ${state.data.plan} plan.` : state.error);

@@ -50,6 +50,8 @@ export const rollKey = withWorkspace(
   async (ctx, input) => {
     const { key, secret, old } = await rollApiKey(input.keyId, ctx.workspace.id, input.grace, await portalActor(ctx));
     revalidatePath('/keys');
-    return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret, oldExpiresAt: old.expiresAt?.toISOString() ?? null };
+    // Decided here, not at render: whether the old secret still works is a fact of the roll's moment.
+    const oldWorksUntil = old.expiresAt && old.expiresAt.getTime() > Date.now() ? old.expiresAt.toISOString() : null;
+    return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret, oldWorksUntil };
   },
 );

@@ -64,8 +64,8 @@ export function RollKeyButton({ keyId, label, available }: { keyId: number; labe
         warning={
           <>
             This is the only time it is shown.{' '}
-            {rolled?.oldExpiresAt && new Date(rolled.oldExpiresAt).getTime() > Date.now()
-              ? `The old secret keeps working until ${rolled.oldExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`
+            {rolled?.oldWorksUntil
+              ? `The old secret keeps working until ${rolled.oldWorksUntil.slice(0, 16).replace('T', ' ')} UTC.`
               : 'The old secret has stopped working.'}
           </>
         }
