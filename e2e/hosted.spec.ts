@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { expectNoSeriousAxeViolations } from './axe';
 import { api, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
-/** The hosted page (SPEC §8), opened signed out in a fresh context, through each state. */
+/** The hosted page (docs/hosted-page.md), opened signed out in a fresh context, through each state. */
 
 interface Invoice {
   id: string;

@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from '../tests/support/receiver';
 import { expectNoSeriousAxeViolations } from './axe';
 import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
-// SPEC §7 end to end, as README "Try a live payment locally" describes it: the e2e server's local hardhat chain
+// docs/settlement.md end to end, as README "Try a live payment locally" describes it: the e2e server's local hardhat chain
 // is `ethereum` (3 confirmations) and the worker's watcher settles it; the payment is made with the README's
 // own command (`npm run chain -- pay <payment_uri>`); the webhook endpoint is a live one, so it is https — a
 // receiver on 127.0.0.1 with the certificate e2e/server.ts made the worker trust (NODE_EXTRA_CA_CERTS).
@@ -79,7 +79,7 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   expect(created.status).toBe(201);
   const invoice = created.json as { id: string; environment: string; pay_address: string; pay_amount: string; payment_uri: string; hosted_url: string };
   expect(invoice).toMatchObject({ environment: 'live', pay_address: wallet });
-  // amount + a suffix of at most 0.009999 (SPEC §7), unique among this wallet's open USDT invoices.
+  // amount + a suffix of at most 0.009999 (docs/settlement.md), unique among this wallet's open USDT invoices.
   expect(Number(invoice.pay_amount)).toBeGreaterThanOrEqual(25);
   expect(Number(invoice.pay_amount)).toBeLessThan(25.01);
   expect(invoice.payment_uri).toMatch(new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@31337/transfer\\?address=${wallet}&uint256=\\d+$`));

@@ -3,7 +3,7 @@ import { generateSync } from 'otplib';
 import { expectNoSeriousAxeViolations } from './axe';
 import { alerts, confirmIdentity, createKey, keyRow, PASSWORD, signIn, signUp, uniqueEmail } from './helpers';
 
-// Issue 20: payout wallets and live keys need proof, not just a session (step-up), and optional TOTP
+// docs/portal.md: payout wallets and live keys need proof, not just a session (step-up), and optional TOTP
 // two-factor sign-in. The domain-level rules are tested in lib/auth/step-up.test.ts and two-factor.test.ts.
 
 const WIDE = { width: 1280, height: 900 };

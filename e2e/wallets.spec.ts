@@ -14,7 +14,7 @@ test('wallets: an invalid address shows the validation message; a valid one is s
   await ethereum.getByRole('button', { name: 'Save Ethereum' }).click();
   await expect(ethereum.getByText('The address has an invalid EIP-55 checksum')).toBeVisible();
 
-  // Invalid addresses are refused before any password prompt; a valid one needs the step-up (issue 20).
+  // Invalid addresses are refused before any password prompt; a valid one needs the step-up (docs/portal.md).
   await ethereum.getByLabel('Ethereum address').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   await ethereum.getByRole('button', { name: 'Save Ethereum' }).click();
   await confirmIdentity(page);

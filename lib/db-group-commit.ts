@@ -7,7 +7,7 @@ import { durableSql, runStatement } from './db';
  * trip.
  *
  * Why: each durable commit waits for its own flush, and under load the creates rarely overlapped enough for
- * PostgreSQL to flush several at once. Measured on POST /v1/invoices (docs/benchmarks.md, issue 13): WAL
+ * PostgreSQL to flush several at once. Measured on POST /v1/invoices (docs/benchmarks.md): WAL
  * flushes per create 0.52 → 0.26, PostgreSQL CPU per create 0.47–0.49 → 0.37–0.41 ms. Sending BEGIN, the
  * statements and COMMIT at once, not sql.begin's three round trips (each a turn of a busy event loop), raised
  * (e)'s ratio from 0.67 to 0.75–0.77.
@@ -26,7 +26,7 @@ import { durableSql, runStatement } from './db';
  *
  * Test-mode creates go further: the ones queued in one turn are ONE statement (`runBatchedInGroupCommit`), one
  * row each, because under load a group's creates spent most of their time waiting for PostgreSQL to run their
- * statements one by one (issue 13, fifth round: PostgreSQL CPU per create 0.32–0.34 → 0.25–0.27 ms, (e)
+ * statements one by one (docs/benchmarks.md, fifth round: PostgreSQL CPU per create 0.32–0.34 → 0.25–0.27 ms, (e)
  * 0.71–0.75 → 0.76–0.83 in quick runs). Live creates stay one statement each: each searches its own pay amount.
  */
 interface Queued {

@@ -68,7 +68,7 @@ const EnvSchema = z.object({
   // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),
-  // Chain settlement (SPEC §7, lib/chain/networks.ts): a network is watched only with an RPC URL (several
+  // Chain settlement (docs/settlement.md, lib/chain/networks.ts): a network is watched only with an RPC URL (several
   // comma-separated = fallbacks). Chain ids, confirmations and token contracts default to the real chains'.
   RPC_URL_ETHEREUM: optionalText,
   RPC_URL_POLYGON: optionalText,

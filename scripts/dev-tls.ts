@@ -1,5 +1,5 @@
 // A self-signed TLS certificate for 127.0.0.1 and localhost, for local https webhook receivers: live webhook
-// endpoints must use https (SPEC §6), so trying live webhooks on a laptop needs a receiver whose certificate
+// endpoints must use https (docs/webhooks.md), so trying live webhooks on a laptop needs a receiver whose certificate
 // the worker trusts — through NODE_EXTRA_CA_CERTS=<cert.pem>, which Node adds to its root store at start-up.
 // Used by `npm run chain -- receiver` and the Playwright live-payment flow. Written with node:crypto alone (a
 // DER-encoded X.509 v3 certificate, ECDSA P-256): no openssl binary, no package.

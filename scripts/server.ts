@@ -53,7 +53,7 @@ function onRequest(
   } else {
     const nonce = newNonce();
     const headers = securityHeaders(nonce, headerOptions);
-    // The public hosted payment page (SPEC §8) gets its own stricter policy, and is never indexed.
+    // The public hosted payment page (docs/hosted-page.md) gets its own stricter policy, and is never indexed.
     if (url.startsWith('/pay/')) {
       headers['Content-Security-Policy'] = payContentSecurityPolicy(nonce, headerOptions);
       headers['X-Robots-Tag'] = 'noindex, nofollow';

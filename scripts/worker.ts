@@ -57,7 +57,7 @@ async function main() {
   await beat(processId, [...workerIds]);
   log('worker_ready', { concurrency: env().WORKER_CONCURRENCY, pid: process.pid });
 
-  // Chain watchers (SPEC §7): one loop per network with an RPC_URL_*; each is the only watcher of its network
+  // Chain watchers (docs/settlement.md): one loop per network with an RPC_URL_*; each is the only watcher of its network
   // across every worker (an advisory lock; the others stand by and take over when it dies).
   const watchers = new AbortController();
   const watching = startChainWatchers(watchers.signal);

@@ -44,7 +44,7 @@ export async function readBodyText(request: Request, timeoutMs: number = env().R
 
 /**
  * The body deadline. One sweeper for all reads in progress instead of a timer and a Promise.race per request:
- * the per-request timer cost ≈ 0.02 ms of server CPU per POST (docs/benchmarks.md, issue 13). The sweeper runs
+ * the per-request timer cost ≈ 0.02 ms of server CPU per POST (docs/benchmarks.md). The sweeper runs
  * every SWEEP_MS while reads are in progress, so a deadline is kept to within that.
  */
 interface BodyRead {

@@ -170,7 +170,7 @@ export function errorResponse(error: unknown, requestId: string, headers: Record
       message: error instanceof Error ? error.message.slice(0, 500) : undefined,
     }),
   );
-  // The RateLimit headers of an authenticated request stay on its 500/503 too (SPEC §3.2: every authenticated response).
+  // The RateLimit headers of an authenticated request stay on its 500/503 too (docs/api.md: every authenticated response).
   return unavailable
     ? problemResponse('service_unavailable', 'The service is temporarily unavailable. Retry shortly', requestId, {
         headers: { ...headers, 'Retry-After': '1' },

@@ -2,7 +2,7 @@ import { db, type Prisma } from '../db';
 import type { AuditAction } from './actions';
 
 /**
- * The audit log (SPEC §9): who changed what, when, from which address — per workspace, append-only.
+ * The audit log (docs/api.md): who changed what, when, from which address — per workspace, append-only.
  *
  * How to use it from any domain module: write the audit row with the SAME transaction client as the change,
  * so the change and its record commit (or roll back) together:

@@ -14,7 +14,7 @@ import { createSession, revokeSession } from './sessions';
 import { requireStepUp, STEP_UP_WINDOW_SECONDS, stepUp } from './step-up';
 import { MAX_USER_PROOF_FAILURES } from './throttle';
 
-// Issue 20: payout wallets and live keys need proof, not just a session. Every test goes through the domain
+// docs/portal.md: payout wallets and live keys need proof, not just a session. Every test goes through the domain
 // functions the portal's server actions call, against the real database: the gate is in lib/, so a server
 // action called by hand (tested in e2e/step-up.spec.ts) meets the same refusal.
 

@@ -13,7 +13,7 @@ import { stepUp } from './step-up';
 import { MAX_USER_PROOF_FAILURES } from './throttle';
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from './two-factor';
 
-// Issue 20: optional TOTP two-factor sign-in, against the real database (codes computed with otplib, as an
+// docs/portal.md: optional TOTP two-factor sign-in, against the real database (codes computed with otplib, as an
 // authenticator app would). Sign-in over HTTP: tests/accounts/two-factor-http.test.ts; the portal: e2e.
 
 const PASSWORD = 'correct horse battery';

@@ -4,7 +4,7 @@ import { recordInvoiceEvents } from '../invoices/invoice-events';
 import { toPaymentResource } from '../invoices/serialize';
 
 /**
- * The settlement events (SPEC §6/§7), recorded inside the transaction that makes the change they report
+ * The settlement events (docs/webhooks.md, docs/settlement.md), recorded inside the transaction that makes the change they report
  * (lib/chain/settle.ts, lib/chain/unmatched.ts): no change without its event, no event for a rolled-back change.
  */
 export type SettlementEventType = 'invoice.processing' | 'invoice.paid' | 'invoice.payment_reverted' | 'invoice.paid_late';

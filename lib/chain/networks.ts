@@ -2,7 +2,7 @@ import { env } from '../env';
 import type { Currency, Network } from '../invoices/currencies';
 
 /**
- * Per-network chain settings (SPEC §7): real-chain defaults, overridden by RPC_URL_<NETWORK>,
+ * Per-network chain settings (docs/settlement.md): real-chain defaults, overridden by RPC_URL_<NETWORK>,
  * CHAIN_ID_<NETWORK>, CONFIRMATIONS_<NETWORK> and TOKEN_<CURRENCY>_<NETWORK> (lib/env.ts). A network is
  * watched when it has an RPC URL and a watcher exists for its family: today the EVM networks only.
  */
@@ -54,7 +54,7 @@ export function rpcUrls(network: Network): string[] {
     .filter(Boolean);
 }
 
-/** Live invoices can be created on a network only while it is watched (SPEC §3.4, §7). */
+/** Live invoices can be created on a network only while it is watched (docs/api.md, docs/settlement.md). */
 export function isWatched(network: Network): boolean {
   return isEvmNetwork(network) && rpcUrls(network).length > 0;
 }

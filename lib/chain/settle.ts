@@ -4,7 +4,7 @@ import { CHAIN_TRANSITIONS } from '../invoices/state';
 import { recordSettlementInvoiceEvents, recordUnmatchedPaymentEvents } from './events';
 
 /**
- * Settlement state changes (SPEC §7). Each runs in one transaction with the events it reports, so a change is
+ * Settlement state changes (docs/settlement.md). Each runs in one transaction with the events it reports, so a change is
  * never without its event and a crash loses nothing: the watcher's cursor moves in the same transaction as the
  * transfers of the blocks it covers, and (network, tx_hash, log_index) is unique, so re-reading a block after
  * a restart or a reorg never records or credits a transfer twice.

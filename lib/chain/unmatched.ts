@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { formatAmount } from '../invoices/serialize';
 import { recordSettlementInvoiceEvents } from './events';
 
-/** A confirmed transfer to one of the workspace's wallets that matched no invoice (SPEC §7). */
+/** A confirmed transfer to one of the workspace's wallets that matched no invoice (docs/settlement.md). */
 export interface UnmatchedPayment {
   id: string;
   network: string;

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { databaseUrl } from '../env';
 
 /**
- * A chain watcher: one per network (SPEC §7). The EVM networks share EvmWatcher (lib/chain/evm); Tron and
+ * A chain watcher: one per network (docs/settlement.md). The EVM networks share EvmWatcher (lib/chain/evm); Tron and
  * Bitcoin join by implementing this interface (their own transfer reading; attribution, confirmations and
  * events are shared in lib/chain/settle.ts).
  */

@@ -5,7 +5,7 @@ import type { EventType } from './types';
 
 /**
  * Writing and reading events. An event is always written by the statement or transaction that makes the
- * change it reports (SPEC §6): either as a data-modifying CTE of that statement (invoiceEventCte, used by the
+ * change it reports (docs/webhooks.md): either as a data-modifying CTE of that statement (invoiceEventCte, used by the
  * invoice statements on the API's hot path) or inside a Prisma interactive transaction (recordInvoiceEvents,
  * recordEvent, recordEvents). Inserting it fires the fan-out trigger, which queues its webhook deliveries in the same
  * transaction.

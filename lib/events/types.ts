@@ -1,5 +1,5 @@
 /**
- * The event catalogue (SPEC §6): every type the product emits, with what it means. The API's `type` filter,
+ * The event catalogue (docs/webhooks.md): every type the product emits, with what it means. The API's `type` filter,
  * the portal's subscription checkboxes, the OpenAPI `webhooks` section and the docs all read this list.
  */
 export const EVENT_TYPES = {

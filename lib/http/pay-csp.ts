@@ -1,7 +1,7 @@
 import type { SecurityHeaderOptions } from './security-headers';
 
 /**
- * The hosted payment page's Content-Security-Policy (SPEC §8), stricter than the portal's
+ * The hosted payment page's Content-Security-Policy (docs/hosted-page.md), stricter than the portal's
  * (security-headers.ts), set by scripts/server.ts on /pay/* with the same per-response nonce: scripts only with
  * the nonce ('strict-dynamic' lets Next's loader fetch its chunks); styles from our origin (the Tailwind sheet)
  * plus nonce, no inline styles; the page only fetches its own status endpoint; no frames, objects, base or

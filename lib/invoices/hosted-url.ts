@@ -1,6 +1,6 @@
 import { publicUrl } from '../env';
 
-/** The hosted payment page of an invoice (SPEC §8): a capability URL, see docs/hosted-page.md. */
+/** The hosted payment page of an invoice (docs/hosted-page.md): a capability URL, see docs/hosted-page.md. */
 export function hostedUrl(payToken: string): string {
   return `${publicUrl()}/pay/${payToken}`;
 }

@@ -8,7 +8,7 @@ import { toInvoiceResource } from './serialize';
 import type { InvoiceStatus } from './state';
 
 /**
- * The hosted payment page's reads (SPEC §8). The token is the only key: whoever holds the link sees this one
+ * The hosted payment page's reads (docs/hosted-page.md). The token is the only key: whoever holds the link sees this one
  * invoice's payment fields and the workspace's name, nothing else of the workspace (no metadata, order id, keys
  * or other invoices) — the view types below carry only what the page shows.
  */

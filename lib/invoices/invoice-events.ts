@@ -4,7 +4,7 @@ import { newId } from '../ids';
 import { JSON_ROW } from './json-row';
 
 /**
- * Invoice events are written by the statement or transaction that changes the invoice (SPEC §6), with the
+ * Invoice events are written by the statement or transaction that changes the invoice (docs/webhooks.md), with the
  * invoice's stored row as their snapshot (lib/events/serialize.ts derives the resource from it).
  */
 

@@ -1,7 +1,7 @@
 import type { Currency } from './currencies';
 
 /**
- * How a live invoice's pay_amount is made unique (SPEC §7): `amount` + k × step, k in 1..SUFFIXES, the first k
+ * How a live invoice's pay_amount is made unique (docs/settlement.md): `amount` + k × step, k in 1..SUFFIXES, the first k
  * (from a random start) that no open invoice on the same network, asset and address holds. Steps:
  * USDT/USDC one base unit, 0.000001 (suffix ≤ 0.009999); ETH 1 gwei, 0.000000001 (suffix ≤ 0.000009999 ETH);
  * BTC 1 satoshi (suffix ≤ 0.00009999 BTC). Test invoices are never matched: their pay_amount is `amount`.

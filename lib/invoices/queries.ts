@@ -164,7 +164,7 @@ export interface NewInvoice {
   createdAt: Date;
   expiresAt: Date;
   /**
-   * Test invoices: the documented test address, always (SPEC §3.4: a test invoice never shows a real wallet).
+   * Test invoices: the documented test address, always (docs/api.md: a test invoice never shows a real wallet).
    * Live invoices: null, and the workspace's wallet for the network is used.
    */
   testAddress: string | null;

@@ -82,7 +82,7 @@ export function toPaymentResource(row: PaymentRecord): PaymentResource {
 /** The API representation of an invoice, with the status it has at `now`. */
 export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResource {
   const payAmount = formatAmount(row.payAmount);
-  // Read-time rule for invoices stored before SPEC §3.4 said so: a test invoice shows the test address only.
+  // Read-time rule for invoices stored before docs/api.md said so: a test invoice shows the test address only.
   const payAddress = row.environment === 'test' ? testPayAddress(row.network as Network) : row.payAddress;
   return {
     id: row.id,

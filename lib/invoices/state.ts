@@ -8,7 +8,7 @@ import type { EventType } from '../events/types';
  *   pending ──cancel────▶ cancelled
  *   pending ──pay───────▶ paid         (test invoices: only through the payment simulator)
  *   pending ──time──────▶ expired
- *   pending ──detect────▶ processing   (live: a matching transfer included on chain before expires_at, §7)
+ *   pending ──detect────▶ processing   (live: a matching transfer included on chain before expires_at)
  *   processing ─confirm─▶ paid         (its receipt re-read at N confirmations: same block, success)
  *   processing ─revert──▶ pending      (its block reorganised away; reads as expired when past expires_at)
  *   expired + a match confirmed inside the monitoring window → stays expired, payment_exception "paid_late"
@@ -33,7 +33,7 @@ export const CHAIN_TRANSITIONS = {
   revert: { from: 'processing', to: 'pending' },
 } as const satisfies Record<string, { from: StoredInvoiceStatus; to: StoredInvoiceStatus }>;
 
-/** SPEC §7 payment exceptions: set beside the status, the merchant decides. */
+/** Payment exceptions (docs/settlement.md): set beside the status, the merchant decides. */
 export const PAYMENT_EXCEPTIONS = ['paid_late', 'underpaid', 'overpaid'] as const;
 export type PaymentException = (typeof PAYMENT_EXCEPTIONS)[number];
 

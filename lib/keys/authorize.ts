@@ -12,7 +12,7 @@ import type { KeyEnvironment } from './secret';
  *  - counts the request towards the workspace's month (never above the allowance: the conditional upsert
  *    re-checks the limit under the row lock) and the key's day;
  *  - takes a token from the key's bucket and then, only if it got one, from the bucket of the key's workspace
- *    and environment (SPEC §2: capacity = the plan's per-second figure for the key, twice that for the
+ *    and environment (docs/api.md: capacity = the plan's per-second figure for the key, twice that for the
  *    workspace; both refilled continuously at their capacity per second). The buckets are rows of
  *    rate_buckets, updated under their row lock from their latest version, so they are exact across any number
  *    of instances. A request the key's bucket refuses never drains the workspace's bucket; a request the
@@ -50,7 +50,7 @@ export interface RateState {
  * (GET /v1/invoices/{id}) costs one database round trip in all. The read is a scalar SQL expression
  * (JSON or null) scoped by the key's own row `k` (k.workspace_id, k.environment) — never by anything the
  * client sent — and evaluated only when every check has passed in the statement (active key, plan, monthly
- * allowance, both buckets, scope): a refused request never runs it (issue 20, bounded work).
+ * allowance, both buckets, scope): a refused request never runs it (bounded work, docs/api.md).
  */
 export interface FusedRead<T = unknown> {
   /** The expression; `param` binds a value and returns its placeholder. */

@@ -74,7 +74,7 @@ export function keyStatus(key: Pick<ApiKeyView, 'revokedAt' | 'expiresAt'>, now 
 type Tx = Prisma.TransactionClient;
 
 /**
- * Serialises key creation per workspace (row lock on the workspace) and applies the two limits of issue 20:
+ * Serialises key creation per workspace (row lock on the workspace) and applies the two limits of docs/api.md (Keys):
  * at most MAX_ACTIVE_KEYS_PER_WORKSPACE active keys (`replacing`: the key a roll retires is not counted), and
  * at most KEY_CREATION_PER_MINUTE keys created (or rolled) per minute. Under the lock, two concurrent
  * creations cannot both pass a count (no count-then-insert race).

@@ -2,7 +2,7 @@ import { db, type Prisma } from '../db';
 import type { KeyEnvironment } from '../keys/secret';
 import { REQUEST_LOG_RETENTION_DAYS, type RequestLogFields } from './types';
 
-/** Filters of the portal's request log page (SPEC §9: key, status class, path). */
+/** Filters of the portal's request log page (docs/api.md: key, status class, path). */
 export interface RequestLogFilter {
   environment: KeyEnvironment;
   keyId?: number | null;

@@ -1,6 +1,6 @@
 import type { KeyEnvironment } from '../keys/secret';
 
-/** How long request-log rows are kept and shown (SPEC §9): the writer prunes, the queries never read past it. */
+/** How long request-log rows are kept and shown (docs/api.md): the writer prunes, the queries never read past it. */
 export const REQUEST_LOG_RETENTION_DAYS = 7;
 
 /** What one logged request records, written and read alike: never the key's secret, the headers or the body. */

@@ -3,7 +3,7 @@ import { meteringSql, runStatement } from '../db';
 import { REQUEST_LOG_RETENTION_DAYS, type RequestLogFields } from './types';
 
 /**
- * The request log's writer (SPEC §9): requests are queued in memory and written in batches by a timer, never
+ * The request log's writer (docs/api.md): requests are queued in memory and written in batches by a timer, never
  * on the request's own path, so a slow or unavailable database never delays an API answer.
  *
  * Bounds and losses, decided here (docs/api.md "Request log"):

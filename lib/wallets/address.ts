@@ -81,7 +81,7 @@ export function walletAddressError(network: Network, address: string): string | 
 }
 
 /**
- * The documented addresses every test invoice shows (never the workspace's wallet, SPEC §3.4). They are
+ * The documented addresses every test invoice shows (never the workspace's wallet, docs/api.md). They are
  * valid in form but belong to nobody (all-zero account ids): never send real funds to them.
  */
 export const TEST_PAY_ADDRESSES: Record<NetworkFamily, string> = {

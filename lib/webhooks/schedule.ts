@@ -1,7 +1,7 @@
 import { env } from '../env';
 
 /**
- * When to try a failed delivery again (SPEC §6): the schedule's slot for this attempt, ±10 % jitter so that
+ * When to try a failed delivery again (docs/webhooks.md): the schedule's slot for this attempt, ±10 % jitter so that
  * many deliveries failing together do not retry together. A receiver's Retry-After may push the next try
  * later, but never past the following slot. Null: no attempts left.
  */

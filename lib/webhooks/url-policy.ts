@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import type { KeyEnvironment } from '../keys/secret';
 
 /**
- * Where webhooks may be sent (SPEC §6, SSRF): live endpoints need https, test endpoints may use http; no
+ * Where webhooks may be sent (docs/webhooks.md, SSRF): live endpoints need https, test endpoints may use http; no
  * credentials in the URL; every address the host resolves to must be public — checked when the endpoint is
  * saved and again at each delivery, after resolution, and the delivery connects to the address that was
  * checked (so DNS rebinding cannot reach the internal network). WEBHOOK_ALLOW_PRIVATE_NETWORKS=true lifts the

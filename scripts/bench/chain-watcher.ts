@@ -1,5 +1,5 @@
 /**
- * Benchmark scenario (h), the chain watcher (SPEC §7): 10,000 open live invoices over 1,000 wallets, and a
+ * Benchmark scenario (h), the chain watcher (docs/settlement.md): 10,000 open live invoices over 1,000 wallets, and a
  * block range holding 1,000 transfers that match 1,000 of them. Measures the seconds the watcher takes to
  * settle them all (first inclusion → processing, then, at N confirmations, receipts re-read → paid) and the
  * JSON-RPC requests it makes — to show they depend on blocks, not on invoices or wallets.

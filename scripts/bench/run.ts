@@ -12,7 +12,7 @@
  * Each paired baseline round is as long as the scenario's round (BENCH_BASELINE defaults to BENCH_DURATION). The
  * server's major GCs come every ≈ 3–5 s and each one lifts ≈ 2.5 % of a round's latencies, so a p99 taken over a
  * shorter round misses them more often: with 2 s baseline rounds against 4 s scenario rounds, the baseline's p99
- * was usually a GC-free one and the scenario's never (docs/benchmarks.md, issue 13, fourth round).
+ * was usually a GC-free one and the scenario's never (docs/benchmarks.md, fourth round).
  *
  * Env: BENCH_DURATION (s of each measured scenario, default 12), BENCH_WARMUP (2), BENCH_BASELINE (s of paired
  * baseline per scenario, as BENCH_DURATION), BENCH_ROUNDS (3),
@@ -395,7 +395,7 @@ async function main() {
     }
 
     // (g) webhook delivery and (h) chain watcher: their own scripts (own database, worker, local chain), run after
-    // the HTTP load has ended, so every figure of issue 13 comes from one `npm run bench`.
+    // the HTTP load has ended, so every figure of docs/benchmarks.md comes from one `npm run bench`.
     let standaloneOk = true;
     for (const [id, script] of [['g', 'webhook-delivery.ts'], ['h', 'chain-watcher.ts']] as const) {
       if (only && !only.includes(id)) continue;

@@ -26,7 +26,7 @@ export const TWO_SERVER_ENV = {
 const RATE = 20;
 const MONTHLY_LIMIT = 10_000;
 // Below the key's bucket (RATE tokens), so every counted request is also admitted by the per-second limit
-// (SPEC §3.1 counts a request before its rate check: a rate-limited request is counted too).
+// (docs/api.md counts a request before its rate check: a rate-limited request is counted too).
 const MONTHLY_HEADROOM = 10;
 
 export interface LoadFigures {

@@ -1,5 +1,5 @@
 /**
- * Benchmark scenario (g), webhook delivery (SPEC §6): events committed to a workspace with one endpoint on a
+ * Benchmark scenario (g), webhook delivery (docs/webhooks.md): events committed to a workspace with one endpoint on a
  * local receiver, delivered by one worker process (the real scripts/worker.ts). Two phases:
  *
  *   burst   5,000 events committed as fast as the database takes them (transactions of 250): the most the

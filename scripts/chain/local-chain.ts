@@ -117,7 +117,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 export function chainSettings(chain: Pick<LocalChain, 'rpcUrl' | 'chainId' | 'tokens'>, network: 'ethereum' | 'polygon' | 'base'): Record<string, string> {
   const n = network.toUpperCase();
   const settings: Record<string, string> = { [`RPC_URL_${n}`]: chain.rpcUrl, [`CHAIN_ID_${n}`]: String(chain.chainId) };
-  // Only the pairs SPEC §3.4 supports on that network (USDT is not offered on base).
+  // Only the pairs docs/api.md supports on that network (USDT is not offered on base).
   if (network !== 'base') settings[`TOKEN_USDT_${n}`] = chain.tokens.USDT;
   settings[`TOKEN_USDC_${n}`] = chain.tokens.USDC;
   return settings;

@@ -1,5 +1,5 @@
 // npm run chain -- receiver [--port 4443]: a local https webhook receiver, to see live events arrive on a laptop.
-// Live endpoints must use https (SPEC §6) and the worker verifies certificates, so the receiver serves a
+// Live endpoints must use https (docs/webhooks.md) and the worker verifies certificates, so the receiver serves a
 // self-signed certificate (kept in .data/dev-tls/) that the app is started to trust with NODE_EXTRA_CA_CERTS.
 // Each request is printed; with WEBHOOK_SECRET=whsec_… its signature is verified (standardwebhooks) first.
 import https from 'node:https';

@@ -8,7 +8,7 @@ import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 import { baseUrl } from '../support/http';
 import { portalSignIn } from '../support/portal-sign-in';
 
-// Issue 20: TOTP two-factor sign-in through the real next-auth credentials endpoint of the running server.
+// TOTP two-factor sign-in through the real next-auth credentials endpoint of the running server.
 
 const PASSWORD = 'correct horse battery';
 

@@ -44,7 +44,7 @@ describe('POST /v1/invoices', () => {
     expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json.metadata).toEqual({ customer: 'c_1' });
   });
 
-  it('a test invoice shows the documented test address even when the workspace has a wallet (SPEC §3.4)', async () => {
+  it('a test invoice shows the documented test address even when the workspace has a wallet (docs/api.md)', async () => {
     const account = await seedAccount();
     const wallet = await setTronWallet(account.workspace.id);
     const created = await create(account.secret);

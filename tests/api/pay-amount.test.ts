@@ -4,7 +4,7 @@ import { TEST_PAY_ADDRESSES } from '@/lib/wallets/address';
 import { EVM_WALLET, LIVE_INVOICE, seedAccount, setEvmWallet, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 
-// SPEC §3.4 / §7: the settlement fields of the invoice contract. The global setup's server watches its local
+// docs/api.md, docs/settlement.md: the settlement fields of the invoice contract. The global setup's server watches its local
 // chain as ethereum (RPC_URL_ETHEREUM, CHAIN_ID_ETHEREUM, TOKEN_*_ETHEREUM) and nothing else; base keeps the
 // real chain's defaults.
 

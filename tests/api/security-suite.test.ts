@@ -8,7 +8,7 @@ import { createKey, monthlyCount, seedAccount, VALID_INVOICE } from '../support/
 import { call, expectProblem } from '../support/http';
 
 /**
- * One security suite, applied to every /v1 operation: the order of checks of SPEC §3.1 and tenant and
+ * One security suite, applied to every /v1 operation: the order of checks of docs/api.md and tenant and
  * environment isolation. A rejected request must never be counted nor change anything.
  */
 interface RouteCase {

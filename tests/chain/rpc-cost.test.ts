@@ -6,7 +6,7 @@ import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 
-// SPEC §7: "the number of RPC calls per block does not grow with the number of invoices or wallets". The
+// docs/settlement.md: "the number of RPC calls per block does not grow with the number of invoices or wallets". The
 // watcher talks to the suite's hardhat node through a counting pass-through (tests/support/rpc-proxy.ts), one
 // pass at a time, so the JSON-RPC methods each pass calls are counted exactly.
 

@@ -9,7 +9,7 @@ import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 import { setWallet } from '@/lib/wallets/wallets';
 
-// SPEC §7 against the suite's local chain (a real hardhat node) and real PostgreSQL: the server under test
+// docs/settlement.md against the suite's local chain (a real hardhat node) and real PostgreSQL: the server under test
 // creates and serves invoices; the watcher runs here, in the test process, one pass at a time (tick), so
 // nothing depends on timing. Each test pays a wallet address of its own.
 

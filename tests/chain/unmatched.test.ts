@@ -6,7 +6,7 @@ import { freshAddress, mineToConfirm, pay, watcher } from '../support/chain';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 
-// Unmatched payments (SPEC §7): listed for the workspace whose wallet received them; attaching one to a live
+// Unmatched payments (docs/settlement.md): listed for the workspace whose wallet received them; attaching one to a live
 // invoice adds to amount_received: paid at amount (overpaid above pay_amount), underpaid below.
 
 describe('unmatched payments', () => {

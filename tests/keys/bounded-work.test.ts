@@ -8,7 +8,7 @@ import { monthPeriod } from '@/lib/usage/period';
 import { monthlyCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { baseUrl, call, expectProblem } from '../support/http';
 
-/** Issue 20, "bounded work per request". */
+/** Bounded work per request (docs/api.md, Keys). */
 let admin: pg.Client;
 beforeAll(async () => {
   admin = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -139,7 +139,7 @@ describe('IP allowlist', () => {
   });
 });
 
-describe('limits on key creation (issue 20)', () => {
+describe('limits on key creation', () => {
   it('throttles creation per workspace per minute, and caps active keys (revoking frees a place)', async () => {
     const { KEY_CREATION_PER_MINUTE: perMinute, MAX_ACTIVE_KEYS_PER_WORKSPACE: cap } = env();
     const workspace = await createWorkspace('Developer');

@@ -21,7 +21,7 @@ import { evmClient } from './client';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-/** The currencies of SPEC §3.4 that are ERC-20 tokens on EVM networks, and the native one. */
+/** The currencies of docs/api.md that are ERC-20 tokens on EVM networks, and the native one. */
 const TOKEN_CURRENCIES = ['USDT', 'USDC'] as const satisfies readonly Currency[];
 
 export interface EvmWatcherOptions {

@@ -18,7 +18,7 @@ export const metadata: Metadata = {
 const QR_OPTIONS = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 } as const;
 
 /**
- * The hosted payment page (SPEC §8), public: the token is the capability. Shows only this invoice's payment
+ * The hosted payment page (docs/hosted-page.md), public: the token is the capability. Shows only this invoice's payment
  * fields and the workspace's name; the status part (pay-status.tsx) keeps itself live.
  */
 export default async function PayPage({ params }: { params: Promise<{ token: string }> }) {
