@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { testLaneCount } from './tests/setup/global';
+
+const lanes = testLaneCount();
 
 export default defineConfig({
   resolve: {
@@ -16,8 +19,10 @@ export default defineConfig({
     hookTimeout: 300_000,
     testTimeout: 60_000,
     teardownTimeout: 60_000,
-    // 2 cores shared with PostgreSQL and the Next server: one test file at a time.
-    fileParallelism: false,
-    maxWorkers: 1,
+    // Files run in parallel, each worker on a lane of its own (database, local chain, app server: see
+    // tests/setup/global.ts). Most of a file's time is spent waiting on servers, chains and workers, so two lanes
+    // on two cores roughly halve the run; TEST_LANES=1 runs one file at a time.
+    fileParallelism: lanes > 1,
+    maxWorkers: lanes,
   },
 });

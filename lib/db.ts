@@ -28,7 +28,9 @@ export function durablePool(): pg.Pool {
 
 function createClient(): PrismaClient {
   const adapter = new PrismaPg(durablePool());
-  return new PrismaClient({ adapter, omit: { apiKey: { secretHash: true }, user: { passwordHash: true, totpSecretCiphertext: true } } });
+  // Prisma's defaults (2 s to get a connection, 5 s per transaction) fail a burst of serialised transactions on
+  // a busy machine (e.g. key creations queued on the workspace row lock): waiting longer is the right answer.
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 }, omit: { apiKey: { secretHash: true }, user: { passwordHash: true, totpSecretCiphertext: true } } });
 }
 
 export function db(): PrismaClient {

@@ -1,14 +1,14 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { TEST_PAY_ADDRESSES } from '@/lib/wallets/address';
 import { EVM_WALLET, LIVE_INVOICE, seedAccount, setEvmWallet, VALID_INVOICE } from '../support/fixtures';
+import { chain } from '../support/chain';
 import { call, expectProblem } from '../support/http';
 
-// docs/api.md, docs/settlement.md: the settlement fields of the invoice contract. The global setup's server watches its local
-// chain as ethereum (RPC_URL_ETHEREUM, CHAIN_ID_ETHEREUM, TOKEN_*_ETHEREUM) and nothing else; base keeps the
+// docs/api.md, docs/settlement.md: the settlement fields of the invoice contract. The lane's server watches its
+// local chain as ethereum (RPC_URL_ETHEREUM, CHAIN_ID_ETHEREUM, TOKEN_*_ETHEREUM) and nothing else; base keeps the
 // real chain's defaults.
 
-const chain = inject('TEST_CHAIN');
 const create = (secret: string, body: unknown) => call('POST', '/v1/invoices', { key: secret, body });
 
 async function liveAccount() {

@@ -78,8 +78,8 @@ describe('expiry', () => {
 /**
  * The allowlist trusts X-Forwarded-For only because the app's HTTP server appends the socket's address to it
  * (lib/http/client-address.ts). `next start` alone sets the header only when the client did not: then a client
- * could claim any address. This probe finds out which server runs, so the spoofing tests report that plainly
- * (skipped, with the reason) instead of passing or failing for the wrong reason.
+ * could claim any address. The suite's server must be the app's own (scripts/server.ts): the first test below
+ * fails plainly when it is not, and the spoofing tests fail with it rather than being skipped.
  */
 async function serverAppendsSocketAddress(): Promise<boolean> {
   const workspace = await createWorkspace('Developer');
@@ -90,13 +90,14 @@ async function serverAppendsSocketAddress(): Promise<boolean> {
 
 describe('IP allowlist', () => {
   let proxied: AppInstance;
-  let appends = false;
   beforeAll(async () => {
     proxied = await startAdditionalApp({ env: { TRUSTED_PROXY_HOPS: '1' } });
-    appends = await serverAppendsSocketAddress();
-    if (!appends) console.warn('[allowlist] the server does not append the socket address to X-Forwarded-For: spoofing tests skipped');
   });
   afterAll(async () => proxied?.stop());
+
+  it("the app's server appends the socket address to X-Forwarded-For (what the allowlist relies on)", async () => {
+    expect(await serverAppendsSocketAddress()).toBe(true);
+  });
 
   it('validates IPv4 and IPv6 CIDRs and stores them canonically', async () => {
     const workspace = await createWorkspace('Developer');
@@ -116,8 +117,7 @@ describe('IP allowlist', () => {
     expect((await call('GET', '/v1/me', { key: local.secret })).status).toBe(200);
   });
 
-  it('a spoofed X-Forwarded-For changes nothing without a trusted proxy', async (context) => {
-    if (!appends) context.skip('needs the server that appends the socket address to X-Forwarded-For');
+  it('a spoofed X-Forwarded-For changes nothing without a trusted proxy', async () => {
     const workspace = await createWorkspace('Developer');
     const { secret } = await createApiKey(workspace.id, { label: 'office only', environment: 'test', allowedIps: ['203.0.113.0/24'] });
     expectProblem(await call('GET', '/v1/me', { key: secret, headers: { 'X-Forwarded-For': '203.0.113.9' } }), 403, 'ip_not_allowed');
@@ -128,8 +128,7 @@ describe('IP allowlist', () => {
     expect((await call('GET', '/v1/me', { key: local.secret, headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).toBe(200);
   });
 
-  it('behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the entry the proxy wrote decides; entries the client wrote do not', async (context) => {
-    if (!appends) context.skip('needs the server that appends the socket address to X-Forwarded-For');
+  it('behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the entry the proxy wrote decides; entries the client wrote do not', async () => {
     const workspace = await createWorkspace('Developer');
     const { secret } = await createApiKey(workspace.id, { label: 'office only', environment: 'test', allowedIps: ['203.0.113.0/24'] });
     const base = proxied.baseUrl;

@@ -1,13 +1,18 @@
 // Vitest setup file: runs in each test worker before the test file is imported, so that modules reading
-// process.env at import time (lib/db, lib/env) see the run's own database, app server and local chain.
+// process.env at import time (lib/db, lib/env) see the worker's own lane: database, app server and local chain
+// (tests/setup/global.ts). VITEST_POOL_ID numbers the workers 1..maxWorkers, so two files running at once never
+// share a lane.
 import { inject } from 'vitest';
 
-process.env.DATABASE_URL = inject('DATABASE_URL');
-process.env.TEST_BASE_URL = inject('TEST_BASE_URL');
+const lanes = inject('TEST_LANES');
+const lane = lanes[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % lanes.length]!;
+
+process.env.DATABASE_URL = lane.DATABASE_URL;
+process.env.TEST_BASE_URL = lane.TEST_BASE_URL;
 process.env.WEBHOOK_ENCRYPTION_KEY = inject('WEBHOOK_ENCRYPTION_KEY');
-const chain = inject('TEST_CHAIN');
+const chain = lane.TEST_CHAIN;
 process.env.TEST_CHAIN = JSON.stringify(chain);
-// The same chain settings as the server under test (watchers run inside test workers too).
+// The same chain settings as the lane's server (watchers run inside test workers too).
 Object.assign(process.env, {
   RPC_URL_ETHEREUM: chain.rpcUrl,
   CHAIN_ID_ETHEREUM: String(chain.chainId),

@@ -1,13 +1,16 @@
-// Vitest global setup: a database and an app server of the run's own, never the developer's.
+// Vitest global setup: databases and app servers of the run's own, never the developer's.
 //
-// - Database: a FRESH embedded PostgreSQL in a temp directory on a free port; or, when TEST_DATABASE_URL is set,
-//   a freshly created, uniquely named database on that server (dropped at the end).
-// - Migrations applied with the project's own migrate().
-// - `next build` if the build is missing or stale (same fingerprint as `npm start`), then `next start` on a free
-//   port with that DATABASE_URL (other env such as PLAN_* limits is passed through untouched).
-// - TEST_BASE_URL and DATABASE_URL are provided to test files (inject(), copied to process.env by env.ts).
-// Teardown stops Next and the database and deletes the temp dir; an exit handler does the same synchronously if
-// the run dies before teardown.
+// Test files run in parallel, one per vitest worker; each worker has a LANE of its own, so files never share
+// state they could disturb (a worker process draining every delivery, a chain reorganised by a snapshot revert):
+// - a database: one FRESH embedded PostgreSQL in a temp directory on a free port holds every lane's database;
+//   or, when TEST_DATABASE_URL is set, freshly created, uniquely named databases on that server (dropped at the end);
+// - a local chain (hardhat node + mock USDT/USDC) that the lane's server watches as `ethereum`;
+// - a `next start` on a free port with the lane's DATABASE_URL (other env such as PLAN_* limits passes through).
+// Migrations are applied once with the project's own migrate(); the other lanes' databases are copies of the first.
+// `next build` runs once if the build is missing or stale (same fingerprint as `npm start`).
+// The lanes are provided to test files (inject('TEST_LANES'); env.ts copies the worker's lane into process.env).
+// Teardown stops everything and deletes the temp dir; an exit handler does the same synchronously if the run dies
+// before teardown.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -15,16 +18,27 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } from '../../scripts/db/embedded';
 import { migrate } from '../../scripts/db/migrate';
-import { ensureBuild, startNext, type NextServer } from '../../scripts/next-app';
-import { chainSettings, startLocalChain, type LocalChain } from '../../scripts/chain/local-chain';
+import { ensureBuild, startNext } from '../../scripts/next-app';
+import { chainSettings, startLocalChain } from '../../scripts/chain/local-chain';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    TEST_BASE_URL: string;
-    DATABASE_URL: string;
+    TEST_LANES: TestLane[];
     WEBHOOK_ENCRYPTION_KEY: string;
-    TEST_CHAIN: TestChain;
   }
+}
+
+/** What one vitest worker's test files run against. */
+export interface TestLane {
+  TEST_BASE_URL: string;
+  DATABASE_URL: string;
+  TEST_CHAIN: TestChain;
+}
+
+/** How many test files run at once (vitest's maxWorkers reads the same variable, vitest.config.ts). */
+export function testLaneCount(): number {
+  const count = Number(process.env.TEST_LANES ?? 2);
+  return Number.isInteger(count) && count >= 1 ? count : 2;
 }
 
 /** The suite's local chain, as the `ethereum` network of the server under test. */
@@ -42,13 +56,15 @@ function log(message: string) {
   console.error(`[test setup] ${message}`);
 }
 
-async function createDatabaseOn(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Creates a uniquely named database on serverUrl's server, empty or as a copy of `template` (no one connected to it). */
+async function createDatabaseOn(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `invoicing_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new URL(serverUrl);
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`create database ${client.escapeIdentifier(name)}`);
+    const copy = template ? ` template ${client.escapeIdentifier(template)}` : '';
+    await client.query(`create database ${client.escapeIdentifier(name)}${copy}`);
   } finally {
     await client.end();
   }
@@ -73,12 +89,11 @@ export default async function setup(project: TestProject) {
   const cleanups: Array<() => Promise<void>> = [];
   let tempDir: string | undefined;
   let embedded: EmbeddedDatabase | undefined;
-  let server: NextServer | undefined;
-  let chain: LocalChain | undefined;
+  const children: Array<{ child?: { kill(signal: NodeJS.Signals): unknown } }> = [];
 
   // Safety net if the process exits without running teardown.
   const onExit = () => {
-    for (const child of [server?.child, chain?.child]) {
+    for (const { child } of children) {
       try {
         child?.kill('SIGKILL');
       } catch {
@@ -103,12 +118,16 @@ export default async function setup(project: TestProject) {
   };
 
   try {
-    let databaseUrl: string;
+    const laneCount = testLaneCount();
+    // The first lane's database is migrated; the others are copies of it (a template copy takes milliseconds).
+    let serverUrl: string;
+    let firstDatabaseUrl: string;
     if (process.env.TEST_DATABASE_URL) {
-      const created = await createDatabaseOn(process.env.TEST_DATABASE_URL);
+      serverUrl = process.env.TEST_DATABASE_URL;
+      const created = await createDatabaseOn(serverUrl);
       cleanups.push(created.drop);
-      databaseUrl = created.url;
-      log(`created database ${new URL(databaseUrl).pathname.slice(1)} on TEST_DATABASE_URL's server`);
+      firstDatabaseUrl = created.url;
+      log(`created database ${new URL(firstDatabaseUrl).pathname.slice(1)} on TEST_DATABASE_URL's server`);
     } else {
       tempDir = makeTempDir('invoicing-test-');
       const dir = tempDir;
@@ -121,40 +140,55 @@ export default async function setup(project: TestProject) {
       });
       const db = embedded;
       cleanups.push(() => db.stop());
-      databaseUrl = embedded.url;
+      firstDatabaseUrl = embedded.url;
+      serverUrl = embedded.url;
       log(`fresh embedded PostgreSQL on port ${embedded.port} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
 
     let t = Date.now();
-    await migrate(databaseUrl, { quiet: true });
-    log(`migrated (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    await migrate(firstDatabaseUrl, { quiet: true });
+    const databaseUrls = [firstDatabaseUrl];
+    for (let lane = 1; lane < laneCount; lane++) {
+      const copy = await createDatabaseOn(serverUrl, new URL(firstDatabaseUrl).pathname.slice(1));
+      cleanups.push(copy.drop);
+      databaseUrls.push(copy.url);
+    }
+    log(`migrated, ${laneCount} lane database(s) (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 
-    t = Date.now();
     await ensureBuild({ stdio: 'stderr' });
     // Secrets of the run's own: nothing is read from or written to the developer's .data/.
     process.env.WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64url');
     process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString('base64url');
-    // A local EVM chain (hardhat node + mock USDT/USDC) that the server watches as `ethereum`; no other network
-    // is watched, so live invoices elsewhere answer network_not_watched.
-    t = Date.now();
-    const localChain = await startLocalChain({ port: await freePort() });
-    chain = localChain;
-    cleanups.push(() => localChain.stop());
-    Object.assign(process.env, chainSettings(localChain, 'ethereum'), { CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) });
-    log(`local chain on ${localChain.rpcUrl} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-    t = Date.now();
-    const port = await freePort();
-    server = await startNext({ port, databaseUrl, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
-    const next = server;
-    cleanups.push(() => next.stop());
-    log(`next start on ${server.baseUrl} (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    project.provide('TEST_BASE_URL', server.baseUrl);
-    project.provide('TEST_CHAIN', { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS });
-    project.provide('DATABASE_URL', databaseUrl);
+    t = Date.now();
+    const lanes = await Promise.all(
+      databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
+        // A local EVM chain that this lane's server watches as `ethereum`; no other network is watched, so live
+        // invoices elsewhere answer network_not_watched.
+        const localChain = await startLocalChain({ port: await freePort() });
+        children.push(localChain);
+        cleanups.push(() => localChain.stop());
+        const port = await freePort();
+        const server = await startNext({
+          port,
+          databaseUrl,
+          stdio: 'pipe',
+          publicUrl: `http://127.0.0.1:${port}`,
+          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) },
+        });
+        children.push(server);
+        cleanups.push(() => server.stop());
+        return {
+          TEST_BASE_URL: server.baseUrl,
+          DATABASE_URL: databaseUrl,
+          TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
+        };
+      }),
+    );
+    log(`${laneCount} lane(s) of local chain + next start (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    project.provide('TEST_LANES', lanes);
     project.provide('WEBHOOK_ENCRYPTION_KEY', process.env.WEBHOOK_ENCRYPTION_KEY);
-    process.env.TEST_BASE_URL = server.baseUrl;
-    process.env.DATABASE_URL = databaseUrl;
   } catch (err) {
     await teardown();
     throw err;

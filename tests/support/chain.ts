@@ -1,12 +1,13 @@
 import { createPublicClient, createTestClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { inject } from 'vitest';
+import type { TestChain } from '../setup/global';
 import { parseEvmPaymentUri } from '@/lib/chain/payment-uri';
 import { EvmWatcher, type EvmWatcherOptions } from '@/lib/chain/evm/evm-watcher';
 import { DEV_ACCOUNTS, ERC20_TRANSFER_ABI, sendPayment } from '../../scripts/chain/local-chain';
 
-/** The suite's local chain (tests/setup/global.ts), watched as `ethereum` by the server under test. */
-export const chain = inject('TEST_CHAIN');
+/** This worker's local chain (its lane, tests/setup/global.ts), watched as `ethereum` by the lane's server. */
+export const chain: TestChain = JSON.parse(process.env.TEST_CHAIN ?? 'null');
+if (!chain) throw new Error('TEST_CHAIN is not set: run through vitest (tests/setup/env.ts)');
 
 export const testClient = createTestClient({ mode: 'hardhat', transport: http(chain.rpcUrl) });
 export const publicClient = createPublicClient({ transport: http(chain.rpcUrl) });

@@ -1,3 +1,4 @@
+import { db } from '@/lib/db';
 import { startWorker, type WorkerProcess } from '../../scripts/worker-process';
 
 /**
@@ -31,4 +32,19 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * How many queue jobs with these job keys are still queued or running. Zero means nothing more can happen for
+ * them: a job leaves the queue only after its attempt has finished, so a duplicate attempt would have arrived.
+ */
+export async function queuedJobs(jobKeys: string[]): Promise<number> {
+  const rows = await db().$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM graphile_worker.jobs WHERE key = ANY(${jobKeys}::text[])`;
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** When the next expiry sweep is due (the sweep re-queues itself under one job key, see lib/worker/tasks.ts). */
+export async function nextExpirySweepAt(): Promise<Date | undefined> {
+  const rows = await db().$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = 'announce-expired-invoices'`;
+  return rows[0]?.run_at;
 }

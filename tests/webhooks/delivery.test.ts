@@ -7,7 +7,7 @@ import type { WorkerProcess } from '../../scripts/worker-process';
 import { seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call } from '../support/http';
 import { startReceiver, type Reply, type ReceivedRequest } from '../support/receiver';
-import { eventually, startTestWorker } from '../support/worker';
+import { eventually, queuedJobs, startTestWorker } from '../support/worker';
 
 // Every delivery is checked with the third-party reference verifier (standardwebhooks), never with our own code.
 function verify(secret: string, request: ReceivedRequest) {
@@ -93,8 +93,10 @@ describe('webhook delivery', () => {
       return row.status === 'disabled' ? row : undefined;
     });
     expect(endpoint.disabledReason).toMatch(/410 Gone/);
-    expect((await deliveryOf(account.endpoint.id))?.status).toBe('failed');
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const failed = await deliveryOf(account.endpoint.id);
+    expect(failed?.status).toBe('failed');
+    // Nothing is left in the queue for this delivery, so no further attempt can come.
+    await eventually(async () => (await queuedJobs([`delivery:${failed!.id}`])) === 0, 20_000, 'the delivery job to leave the queue');
     expect(account.receiver.received).toHaveLength(1);
     await account.receiver.close();
   });
@@ -143,7 +145,7 @@ describe('webhook delivery', () => {
     await sendTestEvent(account.workspace.id, account.endpoint.id);
     const [, , test] = await account.receiver.waitFor(3);
     expect(verify(newSecret, test!).type).toBe('webhook_endpoint.test');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Deliveries are created with their event, in its transaction: none for the other endpoint means none will come.
     expect(account.receiver.received.filter((received) => received.path === '/other')).toHaveLength(0);
     expect(await db().webhookDelivery.count({ where: { endpointId: other.endpoint.id } })).toBe(0);
     await account.receiver.close();

@@ -5,7 +5,8 @@ import type { WorkerProcess } from '../../scripts/worker-process';
 import { seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call } from '../support/http';
 import { startReceiver, type Receiver, type ReceivedRequest, type Reply } from '../support/receiver';
-import { eventually, startTestWorker } from '../support/worker';
+import { eventually, nextExpirySweepAt, queuedJobs, startTestWorker } from '../support/worker';
+import { EXPIRY_SWEEP_SECONDS } from '@/lib/worker/tasks';
 
 const workers: WorkerProcess[] = [];
 const receivers: Receiver[] = [];
@@ -55,7 +56,9 @@ describe('the worker', () => {
     expect(created.every((result) => result.status === 201)).toBe(true);
     await account.receiver.waitFor(25);
     await eventually(async () => (await db().webhookDelivery.count({ where: { endpointId: account.endpoint.id, status: 'succeeded' } })) === 25);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // any duplicate would arrive now
+    // No job left for these deliveries: any duplicate attempt would have been made (and received) already.
+    const deliveries = await db().webhookDelivery.findMany({ where: { endpointId: account.endpoint.id }, select: { id: true } });
+    await eventually(async () => (await queuedJobs(deliveries.map((row) => `delivery:${row.id}`))) === 0, 20_000, 'the delivery jobs to leave the queue');
     const ids = account.receiver.received.map((request) => request.headers['webhook-id']);
     expect(ids).toHaveLength(25);
     expect(new Set(ids).size).toBe(25);
@@ -82,7 +85,10 @@ describe('the worker', () => {
       'the invoice.expired delivery',
     );
     expect(expiredDelivery.data.object).toMatchObject({ id: invoice.id, status: 'expired' });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // A whole sweep after the one that announced it has run (it re-queued itself past that point): a second
+    // invoice.expired would exist now.
+    const announcedAt = event.createdAt.getTime();
+    await eventually(async () => ((await nextExpirySweepAt())?.getTime() ?? 0) >= announcedAt + 2 * EXPIRY_SWEEP_SECONDS * 1000, 20_000, 'a later expiry sweep');
     expect(await db().event.count({ where: { workspaceId: account.workspace.id, type: 'invoice.expired' } })).toBe(1);
   }, 60_000);
 });
