@@ -1,0 +1,127 @@
+import type { Client } from '../client.js';
+import type { Event } from '../types.js';
+import { webhooks } from '../webhooks.js';
+import { defaultStateFile, readState, writeState, type ListenState } from './listen-state.js';
+
+/**
+ * `listen --forward-to <url>`: polls /v1/events of the key's workspace and environment and POSTs each new event to
+ * a local URL, signed like a real delivery (Standard Webhooks headers) with a secret of its own, printed at start.
+ *
+ * Events are listed newest first; each poll reads back to LOOKBACK_MS before the newest event already forwarded and
+ * forwards the ones not seen yet, oldest first. The look-back catches an event whose transaction committed after a
+ * later one was already listed. The position is saved after every delivery, so a restart resumes where it stopped.
+ */
+export const LOOKBACK_MS = 10_000;
+const FORWARD_TIMEOUT_MS = 10_000;
+
+export interface ListenOptions {
+  client: Client;
+  forwardTo: string;
+  stateFile?: string;
+  intervalMs: number;
+  /** Only these types (all when empty). */
+  types: string[];
+  log: (line: string) => void;
+  signal: AbortSignal;
+}
+
+async function forward(url: string, secret: string, event: Event, signal: AbortSignal): Promise<string> {
+  const body = JSON.stringify(event);
+  const headers = webhooks.sign({ payload: body, secret, id: event.id });
+  const started = Date.now();
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'crypto-invoicing-listen', ...headers },
+      body,
+      signal: AbortSignal.any ? AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]) : AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return `[${response.status}] (${Date.now() - started} ms)`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return `[failed: ${cause ?? (error as Error).message}]`;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function time(event: { created_at: string }): number {
+  return Date.parse(event.created_at);
+}
+
+export async function listen(options: ListenOptions): Promise<void> {
+  const { client, log, signal } = options;
+  const me = await client.me({ signal });
+  const workspaceId = me.workspace.id;
+  const environment = me.key.environment;
+  const stateFile = options.stateFile ?? defaultStateFile(workspaceId, environment);
+  let state: ListenState | null = readState(stateFile);
+  if (state && (state.workspaceId !== workspaceId || state.environment !== environment || state.baseUrl !== client.baseUrl)) {
+    throw new Error(`${stateFile} belongs to ${state.workspaceId} (${state.environment}) on ${state.baseUrl}; pass another --state-file`);
+  }
+  if (!state) {
+    // First start: forward what happens from now on. The newest page marks where "now" is.
+    const newest = await client.events.list({ limit: 100 }, { signal });
+    const head = newest.data[0];
+    state = {
+      version: 1,
+      baseUrl: client.baseUrl,
+      workspaceId,
+      environment,
+      secret: webhooks.generateSecret(),
+      cursor: head?.created_at ?? null,
+      seen: head ? newest.data.filter((event) => time(event) >= time(head) - LOOKBACK_MS).map(({ id, created_at }) => ({ id, created_at })) : [],
+    };
+    writeState(stateFile, state);
+  }
+  const current = state;
+  log(`Your webhook signing secret is ${current.secret} (kept in ${stateFile})`);
+  log(
+    `Ready! Forwarding ${options.types.length ? options.types.join(', ') : 'all'} events of ${workspaceId} (${environment}) to ${options.forwardTo}` +
+      (current.cursor ? `, after ${current.cursor}` : '') +
+      '. Ctrl-C to stop.',
+  );
+
+  const seen = new Set(current.seen.map((entry) => entry.id));
+  while (!signal.aborted) {
+    const cutoff = current.cursor ? Date.parse(current.cursor) - LOOKBACK_MS : -Infinity;
+    const fresh: Event[] = [];
+    try {
+      for await (const event of client.events.list({ limit: 100 }, { signal })) {
+        if (time(event) < cutoff) break;
+        if (!seen.has(event.id)) fresh.push(event);
+      }
+    } catch (error) {
+      if (signal.aborted) break;
+      log(`${new Date().toISOString()}  could not list events: ${(error as Error).message}; retrying`);
+      await sleep(Math.max(options.intervalMs, 2_000), signal);
+      continue;
+    }
+    for (const event of fresh.reverse()) {
+      if (signal.aborted) break;
+      const wanted = options.types.length === 0 || options.types.includes(event.type);
+      if (wanted) {
+        const outcome = await forward(options.forwardTo, current.secret, event, signal);
+        log(`${new Date().toISOString()}  ${event.type.padEnd(24)} ${event.id}  --> POST ${options.forwardTo} ${outcome}`);
+      }
+      seen.add(event.id);
+      current.seen.push({ id: event.id, created_at: event.created_at });
+      if (!current.cursor || time(event) > Date.parse(current.cursor)) current.cursor = event.created_at;
+      const keepFrom = Date.parse(current.cursor) - LOOKBACK_MS;
+      current.seen = current.seen.filter((entry) => time(entry) >= keepFrom);
+      writeState(stateFile, current);
+    }
+    await sleep(options.intervalMs, signal);
+  }
+}
