@@ -51,6 +51,13 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** "fetch failed (connect ECONNREFUSED 127.0.0.1:3000)": undici's message alone names no reason. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : null;
+  return cause && cause !== message ? `${message} (${cause})` : message;
+}
+
 /** HTTP with the API's conventions: authentication, idempotency keys, retries, timeouts, typed errors. */
 export class Transport {
   readonly baseUrl: string;
@@ -114,7 +121,7 @@ export class Transport {
         if (signal?.aborted) throw signal.reason;
         const error = timedOut
           ? new APIConnectionTimeoutError(`No response from ${request.method} ${request.path} within ${timeoutMs} ms`, { cause })
-          : new APIConnectionError(`${request.method} ${request.path} failed: ${(cause as Error)?.message ?? cause}`, { cause });
+          : new APIConnectionError(`${request.method} ${request.path} failed: ${describe(cause)}`, { cause });
         if (attempt >= maxRetries) throw error;
         await sleep(backoffMs(attempt), signal);
         continue;
