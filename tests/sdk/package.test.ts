@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION, webhooks } from '../../sdk/src/index';
-import { seedAccount } from '../support/fixtures';
+import { createKey, invoiceCount, seedAccount } from '../support/fixtures';
 import { baseUrl } from '../support/http';
 import { startReceiver, type Receiver } from '../support/receiver';
 
@@ -56,8 +56,13 @@ function consumerLock(tarball: string, integrity: string) {
   return { name: 'sdk-consumer', lockfileVersion: 3, requires: true, packages };
 }
 
+/**
+ * The environment of a developer's shell: without the npm_* variables `npm test` sets (npm_config_local_prefix
+ * would make npm in the fresh folder act on this repository), but with the same npm cache.
+ */
 function env(extra: Record<string, string> = {}) {
-  return { ...process.env, CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1', ...extra };
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') || name.toLowerCase() === 'npm_config_cache'));
+  return { ...clean, CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1', ...extra };
 }
 
 async function run(file: string, args: string[], options: { cwd?: string } = {}) {
@@ -67,7 +72,7 @@ async function run(file: string, args: string[], options: { cwd?: string } = {})
 beforeAll(async () => {
   account = await seedAccount({ plan: 'Business' });
   work = mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK, timeout: 240_000 });
+  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK, env: env(), timeout: 240_000 });
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packedFiles = packed!.files.map((file) => file.path);
   const tarball = path.join(work, packed!.filename);
@@ -78,7 +83,7 @@ beforeAll(async () => {
   const relative = path.relative(app, tarball);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, dependencies: { [sdkPackage.name]: `file:${relative}` } }, null, 2));
   writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(consumerLock(relative, integrity), null, 2));
-  await exec('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 120_000 });
+  await exec('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: app, env: env(), timeout: 120_000 });
 }, 600_000);
 
 afterAll(() => {
@@ -153,7 +158,7 @@ export async function main(client: Client): Promise<string> {
           target: 'ES2022',
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
-          lib: ['ES2022', 'DOM'],
+          lib: ['ES2022'],
           strict: true,
           noEmit: true,
           typeRoots: [path.join(ROOT, 'node_modules', '@types')],
@@ -187,11 +192,22 @@ describe('the CLI, through npx', () => {
   }
   let receiver: Receiver;
   const stateFile = () => path.join(work, 'listen-state.json');
+  const running = new Set<ChildProcess>();
 
   beforeAll(async () => {
     receiver = await startReceiver();
   });
-  afterAll(async () => receiver?.close());
+  afterAll(async () => {
+    // A failed test may leave a listen running: end its process group (npx and the CLI under it).
+    for (const child of running) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    await receiver?.close();
+  });
 
   async function startListen(): Promise<Listener> {
     const child = spawn('npx', ['--offline', '--yes', sdkPackage.name, 'listen', '--forward-to', receiver.url, '--state-file', stateFile(), '--interval', '250'], {
@@ -200,6 +216,8 @@ describe('the CLI, through npx', () => {
       detached: true, // its own process group: npx and the CLI under it get the Ctrl-C together
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
+    child.once('close', () => running.delete(child));
     const output: string[] = [];
     let errors = '';
     child.stdout!.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
@@ -267,7 +285,13 @@ describe('the CLI, through npx', () => {
   });
 
   it('trigger refuses a live key and an event it cannot cause, with a clear message', async () => {
-    const unknown = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.expired']).catch((error: { code: number; stderr: string }) => error);
+    const failure = (error: { code: number; stderr: string }) => error;
+    const unknown = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.expired']).catch(failure);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('Cannot trigger "invoice.expired". Triggerable events: invoice.created, invoice.paid, invoice.cancelled') });
+    const live = await createKey(account.workspace.id, { environment: 'live' });
+    const before = await invoiceCount(account.workspace.id);
+    const refused = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.paid', '--api-key', live.secret]).catch(failure);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('trigger needs a test_ key') });
+    expect(await invoiceCount(account.workspace.id)).toBe(before);
   });
 });
