@@ -9,8 +9,10 @@ import { VERSION } from './version.js';
 const USAGE = `crypto-invoicing ${VERSION}: the Crypto invoicing developer CLI
 
 Usage:
-  crypto-invoicing listen --forward-to <url> [--events <type,...>] [--state-file <path>] [--interval <ms>]
+  crypto-invoicing listen --forward-to <url> [--events <type,...>] [--state-file <path>]
+                         [--interval <ms>] [--max-interval <ms>]
       Forwards the events of the key's workspace and environment to <url>, signed with a secret it prints.
+      Polls every --interval (1000) after an event, slowing down to --max-interval (15000) while idle.
   crypto-invoicing trigger <event type>
       Makes the API emit an event with a test key: ${Object.keys(TRIGGERS).join(', ')}.
 
@@ -18,6 +20,13 @@ Options for every command:
   --api-key <key>    default: $CRYPTO_INVOICING_API_KEY
   --base-url <url>   default: $CRYPTO_INVOICING_BASE_URL, else http://localhost:3000
 `;
+
+function milliseconds(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 100) throw new Error(`${flag} is a whole number of milliseconds, at least 100`);
+  return parsed;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -30,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       events: { type: 'string' },
       'state-file': { type: 'string' },
       interval: { type: 'string' },
+      'max-interval': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -52,8 +62,8 @@ async function main(argv: string[]): Promise<number> {
     const forwardTo = values['forward-to'];
     if (!forwardTo) throw new Error('listen needs --forward-to <url>, e.g. --forward-to http://localhost:4242/webhooks');
     new URL(forwardTo); // a clear error now rather than on the first event
-    const intervalMs = values.interval === undefined ? 1000 : Number(values.interval);
-    if (!Number.isInteger(intervalMs) || intervalMs < 100) throw new Error('--interval is a whole number of milliseconds, at least 100');
+    const intervalMs = milliseconds('--interval', values.interval, 1000);
+    const maxIntervalMs = Math.max(intervalMs, milliseconds('--max-interval', values['max-interval'], 15_000));
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
@@ -63,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       forwardTo,
       stateFile: values['state-file'],
       intervalMs,
+      maxIntervalMs,
       types: (values.events ?? '').split(',').map((type) => type.trim()).filter(Boolean),
       log,
       signal: controller.signal,

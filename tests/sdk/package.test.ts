@@ -210,7 +210,7 @@ describe('the CLI, through npx', () => {
   });
 
   async function startListen(): Promise<Listener> {
-    const child = spawn('npx', ['--offline', '--yes', sdkPackage.name, 'listen', '--forward-to', receiver.url, '--state-file', stateFile(), '--interval', '250'], {
+    const child = spawn('npx', ['--offline', '--yes', sdkPackage.name, 'listen', '--forward-to', receiver.url, '--state-file', stateFile(), '--interval', '250', '--max-interval', '1000'], {
       cwd: app,
       env: env(),
       detached: true, // its own process group: npx and the CLI under it get the Ctrl-C together

@@ -10,6 +10,8 @@ import { defaultStateFile, readState, writeState, type ListenState } from './lis
  * Events are listed newest first; each poll reads back to LOOKBACK_MS before the newest event already forwarded and
  * forwards the ones not seen yet, oldest first. The look-back catches an event whose transaction committed after a
  * later one was already listed. The position is saved after every delivery, so a restart resumes where it stopped.
+ * Each poll is an API request, metered like any other: while nothing happens the pause doubles (1 s up to 15 s by
+ * default, about 240 requests an hour when idle) and returns to the shortest after an event.
  */
 export const LOOKBACK_MS = 10_000;
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -18,7 +20,9 @@ export interface ListenOptions {
   client: Client;
   forwardTo: string;
   stateFile?: string;
+  /** Between polls after an event arrived; doubled after each empty poll, up to maxIntervalMs. */
   intervalMs: number;
+  maxIntervalMs: number;
   /** Only these types (all when empty). */
   types: string[];
   log: (line: string) => void;
@@ -87,6 +91,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   }
   const current = state;
   log(`Your webhook signing secret is ${current.secret} (kept in ${stateFile})`);
+  log(`Polling uses this key's monthly allowance: ${me.usage.monthly_requests} of ${me.usage.monthly_limit} requests used this month.`);
   log(
     `Ready! Forwarding ${options.types.length ? options.types.join(', ') : 'all'} events of ${workspaceId} (${environment}) to ${options.forwardTo}` +
       (current.cursor ? `, after ${current.cursor}` : '') +
@@ -94,6 +99,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   );
 
   const seen = new Set(current.seen.map((entry) => entry.id));
+  let pause = options.intervalMs;
   while (!signal.aborted) {
     const cutoff = current.cursor ? Date.parse(current.cursor) - LOOKBACK_MS : -Infinity;
     const fresh: Event[] = [];
@@ -105,7 +111,7 @@ export async function listen(options: ListenOptions): Promise<void> {
     } catch (error) {
       if (signal.aborted) break;
       log(`${new Date().toISOString()}  could not list events: ${(error as Error).message}; retrying`);
-      await sleep(Math.max(options.intervalMs, 2_000), signal);
+      await sleep(options.maxIntervalMs, signal);
       continue;
     }
     for (const event of fresh.reverse()) {
@@ -122,6 +128,7 @@ export async function listen(options: ListenOptions): Promise<void> {
       current.seen = current.seen.filter((entry) => time(entry) >= keepFrom);
       writeState(stateFile, current);
     }
-    await sleep(options.intervalMs, signal);
+    pause = fresh.length > 0 ? options.intervalMs : Math.min(options.maxIntervalMs, pause * 2);
+    await sleep(pause, signal);
   }
 }
