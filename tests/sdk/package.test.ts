@@ -60,9 +60,10 @@ function consumerLock(tarball: string, integrity: string) {
  * The environment of a developer's shell: without the npm_* variables `npm test` sets (npm_config_local_prefix
  * would make npm in the fresh folder act on this repository), but with the same npm cache.
  */
-function env(extra: Record<string, string> = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') || name.toLowerCase() === 'npm_config_cache'));
-  return { ...clean, CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1', ...extra };
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(clean)) if (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_cache') delete clean[name];
+  return Object.assign(clean, { CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1' }, extra);
 }
 
 async function run(file: string, args: string[], options: { cwd?: string } = {}) {
