@@ -5,9 +5,6 @@ import { webhooks, type Webhooks } from './webhooks.js';
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** Parameters of a list call, without the cursor (iteration sets it). */
-type ListParams<P> = Omit<P, 'starting_after'> & { starting_after?: string };
-
 export class Invoices {
   constructor(private readonly transport: Transport) {}
 
@@ -21,7 +18,7 @@ export class Invoices {
   }
 
   /** Newest first. `await` it for one page, or `for await` over it for every invoice. */
-  list(params: ListParams<InvoiceListParams> = {}, options?: RequestOptions): PageList<Invoice> {
+  list(params: InvoiceListParams = {}, options?: RequestOptions): PageList<Invoice> {
     return new PageList((cursor) =>
       this.transport.request<Page<Invoice>>({ method: 'GET', path: '/v1/invoices', query: { ...params, starting_after: cursor ?? params.starting_after } }, options),
     );
@@ -50,7 +47,7 @@ export class Events {
   }
 
   /** Newest first, the key's workspace and environment. `await` it for one page, or `for await` over every event. */
-  list(params: ListParams<EventListParams> = {}, options?: RequestOptions): PageList<Event> {
+  list(params: EventListParams = {}, options?: RequestOptions): PageList<Event> {
     return new PageList((cursor) =>
       this.transport.request<Page<Event>>({ method: 'GET', path: '/v1/events', query: { ...params, starting_after: cursor ?? params.starting_after } }, options),
     );
