@@ -1,4 +1,5 @@
 import type { Client } from '../client.js';
+import { AuthenticationError, PermissionError } from '../errors.js';
 import type { Event } from '../types.js';
 import { webhooks } from '../webhooks.js';
 import { defaultStateFile, readState, writeState, type ListenState } from './listen-state.js';
@@ -98,7 +99,7 @@ export async function listen(options: ListenOptions): Promise<void> {
       '. Ctrl-C to stop.',
   );
 
-  const seen = new Set(current.seen.map((entry) => entry.id));
+  let seen = new Set(current.seen.map((entry) => entry.id));
   let pause = options.intervalMs;
   while (!signal.aborted) {
     const cutoff = current.cursor ? Date.parse(current.cursor) - LOOKBACK_MS : -Infinity;
@@ -110,6 +111,8 @@ export async function listen(options: ListenOptions): Promise<void> {
       }
     } catch (error) {
       if (signal.aborted) break;
+      // A revoked key or a lost scope will not come back by itself: stop with the API's message.
+      if (error instanceof AuthenticationError || error instanceof PermissionError) throw error;
       log(`${new Date().toISOString()}  could not list events: ${(error as Error).message}; retrying`);
       await sleep(options.maxIntervalMs, signal);
       continue;
@@ -119,13 +122,16 @@ export async function listen(options: ListenOptions): Promise<void> {
       const wanted = options.types.length === 0 || options.types.includes(event.type);
       if (wanted) {
         const outcome = await forward(options.forwardTo, current.secret, event, signal);
+        // Stopped during this delivery: it is not recorded, so the next run sends it again (receivers de-duplicate
+        // on webhook-id, the event id).
+        if (signal.aborted) break;
         log(`${new Date().toISOString()}  ${event.type.padEnd(24)} ${event.id}  --> POST ${options.forwardTo} ${outcome}`);
       }
-      seen.add(event.id);
       current.seen.push({ id: event.id, created_at: event.created_at });
       if (!current.cursor || time(event) > Date.parse(current.cursor)) current.cursor = event.created_at;
       const keepFrom = Date.parse(current.cursor) - LOOKBACK_MS;
       current.seen = current.seen.filter((entry) => time(entry) >= keepFrom);
+      seen = new Set(current.seen.map((entry) => entry.id));
       writeState(stateFile, current);
     }
     pause = fresh.length > 0 ? options.intervalMs : Math.min(options.maxIntervalMs, pause * 2);
