@@ -1,13 +1,13 @@
 import { durableSql, meteringSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
-import type { EventType } from '../events/types';
 import { newId } from '../ids';
 import { invoiceEventCte } from './invoice-events';
 import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
-import type { StoredInvoiceStatus } from './state';
+import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
+import { transitionToSql, transitionWhere } from './transition-sql';
 
 /**
  * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
@@ -321,16 +321,17 @@ const TRANSITION_COLUMNS = {
 export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
 
 /**
- * A compare-and-set transition and its event in one statement: the row changes only when it is in `from`
- * and unexpired at `now`, and the event is written only for a row that changed. Returns null when nothing
+ * A compare-and-set API transition (lib/invoices/state.ts: its from-state and guard, here unexpired at `now`) and
+ * its event in one statement: the event is written only for a row that changed. Returns null when nothing
  * matched (the caller tells 404 from 409).
  */
 export async function updateInvoiceWithEvent(
   scope: Scope,
   id: string,
-  change: { from: StoredInvoiceStatus; to: StoredInvoiceStatus; set: Partial<Record<TransitionColumn, unknown>>; event: EventType; now: Date },
+  change: { transition: Transition; set: Partial<Record<TransitionColumn, unknown>>; now: Date },
 ): Promise<InvoiceRecord | null> {
-  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.from, change.to, change.now];
+  const rule = INVOICE_TRANSITIONS[change.transition];
+  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.now];
   const param = (value: unknown) => `$${values.push(value)}`;
   const assignments = Object.entries(change.set).map(
     ([column, value]) => `${column} = ${param(value)}::${TRANSITION_COLUMNS[column as TransitionColumn]}`,
@@ -338,10 +339,11 @@ export async function updateInvoiceWithEvent(
   const rows = await runStatement<InvoiceResultRow>(
     durableSql(),
     `WITH changed AS (
-        UPDATE invoices SET status = $5::"InvoiceStatus"${assignments.map((a) => `, ${a}`).join('')}
-         WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment" AND status = $4::"InvoiceStatus" AND expires_at > $6::timestamptz
+        UPDATE invoices SET status = ${transitionToSql(change.transition)}${assignments.map((a) => `, ${a}`).join('')}
+         WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"
+           AND ${transitionWhere(change.transition, { now: '$4::timestamptz' })}
         RETURNING *)
-      ${invoiceEventCte('changed_event', 'changed', change.event, change.now, param)}
+      ${invoiceEventCte('changed_event', 'changed', rule.event, change.now, param)}
       SELECT snapshot AS invoice FROM changed_event`,
     values,
   );
