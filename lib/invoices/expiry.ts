@@ -1,6 +1,6 @@
 import { durableSql, runStatement } from '../db';
 import { newId } from '../ids';
-import { JSON_ROW } from './json-row';
+import { INVOICE_SNAPSHOT_SQL } from './snapshot';
 import { INVOICE_TRANSITIONS } from './state';
 import { transitionWhere } from './transition-sql';
 
@@ -24,7 +24,7 @@ export async function announceExpiredInvoices(now: Date = new Date(), batch = 50
         UPDATE invoices i SET expiry_announced_at = $1::timestamptz FROM due WHERE i.id = due.id RETURNING i.*, due.n),
       expired_events AS (
         INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT ($3::text[])[n], workspace_id, environment, $4, ${JSON_ROW}::jsonb, $1::timestamptz FROM announced)
+        SELECT ($3::text[])[n], workspace_id, environment, $4, ${INVOICE_SNAPSHOT_SQL}::jsonb, $1::timestamptz FROM announced)
       SELECT count(*)::text AS announced FROM announced`,
     [now, batch, eventIds, INVOICE_TRANSITIONS.expire.event],
   );
