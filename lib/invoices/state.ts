@@ -21,6 +21,20 @@ import type { EventType } from '../events/types';
  *   pending ──attach────▶ settlement   (the merchant attaches an unmatched payment)
  *
  * `processing` never expires and cannot be cancelled: money is in flight. docs/settlement.md has the lifecycle.
+ *
+ * Adding a rule: a row here (and, for a new guard, its SQL in guardSql); the writer applies it with
+ * transitionWhere(name) / transitionToSql(name) and records the row's event in the same transaction. Seams for the
+ * networks and prices to come, none of which forks the confirm rule:
+ * - Tron settles exactly like the EVM networks: same rows, nothing to add.
+ * - Bitcoin, several payments to one invoice: credit each confirmed payment with total = amount_received + the
+ *   payment (settlementOutcomeSql/settlementAssignments, as confirm does): short → status `pending` (payable) with
+ *   `underpaid`, ≥ amount → paid (overpaid above pay_amount). A confirm of a partial whose invoice is `pending`
+ *   needs a row `{ from: 'pending', to: BY_SETTLEMENT }` (confirm has from 'processing'). A mempool sighting is
+ *   `detect` with 0 confirmations (includedAt = the time it was seen); a dropped or reorganised payment is
+ *   `revert` (invoice.payment_reverted).
+ * - Fiat prices: pass the workspace's payment_tolerance_percent as settlementOutcomeSql's tolerancePercent
+ *   (a '0' parameter today in lib/chain/settle.ts and lib/chain/unmatched.ts); the underpaid_within_tolerance
+ *   outcome below is then reachable without any other change.
  */
 export const INVOICE_STATUSES = ['pending', 'processing', 'paid', 'cancelled', 'expired'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
