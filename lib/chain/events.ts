@@ -2,6 +2,7 @@ import type { Prisma } from '../db';
 import { recordEvents } from '../events/store';
 import { recordInvoiceEvents } from '../invoices/invoice-events';
 import { toPaymentResource } from '../invoices/serialize';
+import { settlementOutcome } from '../invoices/transition-sql';
 
 /**
  * The settlement events (docs/webhooks.md, docs/settlement.md), recorded inside the transaction that makes the change they report
@@ -12,6 +13,23 @@ export type SettlementEventType = 'invoice.processing' | 'invoice.paid' | 'invoi
 /** For one invoice or many at once (one statement): the watcher settles a whole block range together. */
 export async function recordSettlementInvoiceEvents(tx: Prisma.TransactionClient, invoiceIds: readonly string[], type: SettlementEventType, at: Date): Promise<void> {
   await recordInvoiceEvents(tx, invoiceIds, type, at);
+}
+
+/**
+ * The events of settled invoices (confirm, attach), per outcome (SETTLEMENT_OUTCOMES' event; none for an
+ * outcome without one), in the order given.
+ */
+export async function recordSettlementOutcomeEvents(
+  tx: Prisma.TransactionClient,
+  settled: ReadonlyArray<{ id: string; outcome: number }>,
+  now: Date,
+): Promise<void> {
+  const byEvent = new Map<SettlementEventType, string[]>();
+  for (const row of settled) {
+    const event = settlementOutcome(row.outcome).event;
+    if (event !== null) byEvent.set(event, [...(byEvent.get(event) ?? []), row.id]);
+  }
+  for (const [event, ids] of byEvent) await recordSettlementInvoiceEvents(tx, ids, event, now);
 }
 
 /**

@@ -1,7 +1,14 @@
 import { db, TRANSACTION_OPTIONS, type Prisma } from '../db';
 import { newId } from '../ids';
-import { CHAIN_TRANSITIONS } from '../invoices/state';
-import { recordSettlementInvoiceEvents, recordUnmatchedPaymentEvents } from './events';
+import { INVOICE_TRANSITIONS } from '../invoices/state';
+import {
+  settlementAssignments,
+  settlementOutcomeSql,
+  statusSql,
+  transitionToSql,
+  transitionWhere,
+} from '../invoices/transition-sql';
+import { recordSettlementInvoiceEvents, recordSettlementOutcomeEvents, recordUnmatchedPaymentEvents } from './events';
 
 /**
  * Settlement state changes (docs/settlement.md). Each runs in one transaction with the events it reports, so a change is
@@ -50,7 +57,7 @@ export async function recordTransfers(transfers: Transfer[], cursor: Cursor, now
     async (tx) => {
       const recorded = await insertPayments(tx, transfers, now);
       const processing = await attribute(tx, recorded);
-      await recordSettlementInvoiceEvents(tx, processing, 'invoice.processing', now);
+      await recordSettlementInvoiceEvents(tx, processing, INVOICE_TRANSITIONS.detect.event, now);
       await tx.$executeRaw`
         INSERT INTO chain_cursors (network, chain_id, last_block, last_block_hash, updated_at)
         VALUES (${cursor.network}, ${cursor.chainId}, ${cursor.block}, ${cursor.hash}, ${now})
@@ -111,31 +118,32 @@ async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[
  */
 async function attribute(tx: Prisma.TransactionClient, paymentIds: string[]): Promise<string[]> {
   if (paymentIds.length === 0) return [];
-  const { from, to } = CHAIN_TRANSITIONS.detect;
+  // detect (included before expires_at → processing) and detect_late (after → stays pending) leave one state.
+  const inclusion = { invoice: 'i.', includedAt: 'p.block_time' };
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `WITH recorded AS (SELECT * FROM payments WHERE id = ANY($1::text[])),
      candidate AS (
-       SELECT DISTINCT ON (i.id) p.id AS payment_id, i.id AS invoice_id, p.block_time >= i.expires_at AS late,
+       SELECT DISTINCT ON (i.id) p.id AS payment_id, i.id AS invoice_id, ${transitionWhere('detect_late', inclusion)} AS late,
               p.block_number, p.log_index
          FROM recorded p
          JOIN amount_reservations r ON r.network = p.network AND r.currency = p.currency AND r.address = p.to_address AND r.pay_amount = p.amount
          JOIN invoices i ON i.id = r.invoice_id
-        WHERE i.environment = 'live' AND i.status = $3::"InvoiceStatus"
+        WHERE i.environment = 'live'
+          AND (${transitionWhere('detect', inclusion)} OR ${transitionWhere('detect_late', inclusion)})
           AND p.block_time >= i.created_at - make_interval(secs => $2)
           AND p.block_time <= r.reserved_until
           AND NOT EXISTS (SELECT 1 FROM payments o WHERE o.invoice_id = i.id AND o.status <> 'reverted')
         ORDER BY i.id, p.block_number, p.log_index),
      attributed AS (
-       UPDATE invoices i SET has_payments = true, status = CASE WHEN c.late THEN i.status ELSE $4::"InvoiceStatus" END
+       UPDATE invoices i SET has_payments = true,
+              status = CASE WHEN c.late THEN ${transitionToSql('detect_late')} ELSE ${transitionToSql('detect')} END
          FROM candidate c
-        WHERE i.id = c.invoice_id AND i.status = $3::"InvoiceStatus"
+        WHERE i.id = c.invoice_id AND i.status = CASE WHEN c.late THEN ${statusSql(INVOICE_TRANSITIONS.detect_late.from)} ELSE ${statusSql(INVOICE_TRANSITIONS.detect.from)} END
        RETURNING i.id, c.payment_id, c.late, c.block_number, c.log_index),
      linked AS (UPDATE payments p SET invoice_id = a.id FROM attributed a WHERE p.id = a.payment_id)
      SELECT id FROM attributed WHERE NOT late ORDER BY block_number, log_index`,
     paymentIds,
     MATCH_CLOCK_TOLERANCE_SECONDS,
-    from,
-    to,
   );
   return rows.map((row) => row.id);
 }
@@ -163,32 +171,39 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
     const matched = ordered.filter((row) => row.invoice_id !== null).map((row) => row.id);
     const unmatched = ordered.filter((row) => row.invoice_id === null).map((row) => row.id);
     if (matched.length > 0) {
-      const { from, to } = CHAIN_TRANSITIONS.confirm;
-      // One live payment per invoice (attribute): each invoice is updated by exactly one of these rows.
-      const paid = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-        `WITH paid AS (
-           UPDATE invoices i SET status = $4::"InvoiceStatus", paid_at = $2::timestamptz, payment_tx_hash = p.tx_hash,
-                  payment_amount = p.amount, payment_simulated = false, amount_received = i.amount_received + p.amount
-             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
-            WHERE i.id = p.invoice_id AND i.status = $3::"InvoiceStatus"
-           RETURNING i.id, o.n)
-         SELECT id FROM paid ORDER BY n`,
+      // confirm (processing → SETTLEMENT_OUTCOMES) and confirm_late (included after expires_at: stays pending,
+      // paid_late); one live payment per invoice (attribute), so each invoice is updated by one of these rows.
+      // The outcome is computed on the locked row before the UPDATE (RETURNING sees the new amount_received).
+      const settled = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number }>>(
+        `WITH credit AS (
+           SELECT i.id, o.n, p.tx_hash, i.amount_received + p.amount AS total,
+                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + p.amount', tolerancePercent: '$3::numeric' })} AS outcome
+             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id JOIN invoices i ON i.id = p.invoice_id
+            WHERE ${transitionWhere('confirm', { invoice: 'i.' })}
+            FOR UPDATE OF i),
+         settled AS (
+           UPDATE invoices i SET ${settlementAssignments({ outcome: 'c.outcome', total: 'c.total', txHash: 'c.tx_hash', now: '$2::timestamptz' })}
+             FROM credit c
+            WHERE i.id = c.id
+           RETURNING i.id, c.n, c.outcome)
+         SELECT id, outcome FROM settled ORDER BY n`,
         matched,
         now,
-        from,
-        to,
+        // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
+        '0',
       );
-      await recordSettlementInvoiceEvents(tx, paid.map((row) => row.id), 'invoice.paid', now);
+      await recordSettlementOutcomeEvents(tx, settled, now);
       const late = await tx.$queryRawUnsafe<Array<{ id: string }>>(
         `WITH late AS (
-           UPDATE invoices i SET amount_received = i.amount_received + p.amount, payment_exception = 'paid_late'
+           UPDATE invoices i SET amount_received = i.amount_received + p.amount, payment_exception = $2
              FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
-            WHERE i.id = p.invoice_id AND i.status = 'pending'
+            WHERE i.id = p.invoice_id AND ${transitionWhere('confirm_late', { invoice: 'i.' })}
            RETURNING i.id, o.n)
          SELECT id FROM late ORDER BY n`,
         matched,
+        INVOICE_TRANSITIONS.confirm_late.exception,
       );
-      await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), 'invoice.paid_late', now);
+      await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), INVOICE_TRANSITIONS.confirm_late.event, now);
     }
     await recordUnmatchedPaymentEvents(tx, unmatched, now);
   }, TRANSACTION_OPTIONS);
@@ -213,14 +228,12 @@ export async function revertPayments(paymentIds: readonly string[], now: Date = 
     );
     const invoiceIds = [...new Set(rows.map((row) => row.invoice_id))];
     if (invoiceIds.length === 0) return;
-    const { from, to } = CHAIN_TRANSITIONS.revert;
     await tx.$executeRawUnsafe(
-      `UPDATE invoices SET status = $3::"InvoiceStatus" WHERE id = ANY($1::text[]) AND status = $2::"InvoiceStatus"`,
+      `UPDATE invoices SET status = ${transitionToSql('revert')} WHERE id = ANY($1::text[]) AND ${transitionWhere('revert')}`,
       invoiceIds,
-      from,
-      to,
     );
-    await recordSettlementInvoiceEvents(tx, invoiceIds, 'invoice.payment_reverted', now);
+    // Every invoice that had one of them is told, whatever its state (a late payment's invoice stays pending).
+    await recordSettlementInvoiceEvents(tx, invoiceIds, INVOICE_TRANSITIONS.revert.event, now);
   }, TRANSACTION_OPTIONS);
 }
 

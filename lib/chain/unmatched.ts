@@ -1,7 +1,9 @@
 import { db, TRANSACTION_OPTIONS } from '../db';
 import { AppError } from '../errors';
 import { formatAmount } from '../invoices/serialize';
-import { recordSettlementInvoiceEvents } from './events';
+import { INVOICE_TRANSITIONS } from '../invoices/state';
+import { settlementAssignments, settlementOutcomeSql, transitionWhere } from '../invoices/transition-sql';
+import { recordSettlementOutcomeEvents } from './events';
 
 /** A confirmed transfer to one of the workspace's wallets that matched no invoice (docs/settlement.md). */
 export interface UnmatchedPayment {
@@ -42,8 +44,8 @@ export async function listUnmatchedPayments(workspaceId: string, limit = 100): P
 
 /**
  * The merchant attaches an unmatched payment to one of its live invoices (same network and asset, not paid,
- * cancelled or processing). amount_received ≥ amount → paid (payment_exception "overpaid" above pay_amount);
- * less → stays pending, "underpaid". One transaction, with invoice.paid when it pays the invoice. Both rows are
+ * cancelled or processing): the `attach` transition of lib/invoices/state.ts, whose SETTLEMENT_OUTCOMES say
+ * amount_received ≥ amount → paid (payment_exception "overpaid" above pay_amount); less → stays pending, "underpaid". One transaction, with invoice.paid when it pays the invoice. Both rows are
  * locked, so a payment is attached once and an invoice is paid once whatever the concurrency.
  */
 export async function attachPayment(workspaceId: string, paymentId: string, invoiceId: string, now: Date = new Date()) {
@@ -63,25 +65,31 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     if (invoice.network !== payment.network || invoice.currency !== payment.currency) {
       throw new AppError('invoice_not_payable', `The payment is ${payment.currency} on ${payment.network}; the invoice is ${invoice.currency} on ${invoice.network}`);
     }
-    if (invoice.status !== 'pending') throw new AppError('invoice_not_payable', `Only pending or expired invoices take a payment; this invoice is ${invoice.status}`);
+    if (invoice.status !== INVOICE_TRANSITIONS.attach.from) {
+      throw new AppError('invoice_not_payable', `Only pending or expired invoices take a payment; this invoice is ${invoice.status}`);
+    }
     await tx.$executeRaw`UPDATE payments SET invoice_id = ${invoiceId} WHERE id = ${paymentId}`;
-    const updated = await tx.$queryRaw<Array<{ status: string; payment_exception: string | null }>>`
-      UPDATE invoices SET
-        has_payments = true,
-        amount_received = amount_received + ${payment.amount}::numeric,
-        status = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN 'paid'::"InvoiceStatus" ELSE status END,
-        paid_at = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN ${now}::timestamptz ELSE paid_at END,
-        payment_tx_hash = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN ${payment.tx_hash} ELSE payment_tx_hash END,
-        payment_amount = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN amount_received + ${payment.amount}::numeric ELSE payment_amount END,
-        payment_simulated = CASE WHEN amount_received + ${payment.amount}::numeric >= amount THEN false ELSE payment_simulated END,
-        payment_exception = CASE
-          WHEN amount_received + ${payment.amount}::numeric > pay_amount THEN 'overpaid'
-          WHEN amount_received + ${payment.amount}::numeric >= amount THEN NULL
-          ELSE 'underpaid' END
-      WHERE id = ${invoiceId}
-      RETURNING status::text AS status, payment_exception`;
+    // The attach transition: SETTLEMENT_OUTCOMES decides status, exception and event from the new total.
+    const total = 'i.amount_received + $2::numeric';
+    const updated = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number; status: string; payment_exception: string | null }>>(
+      `WITH credit AS (
+         SELECT i.id, ${total} AS total, $4::text AS tx_hash,
+                ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: '$5::numeric' })} AS outcome
+           FROM invoices i WHERE i.id = $1 AND ${transitionWhere('attach', { invoice: 'i.' })})
+       UPDATE invoices i SET has_payments = true,
+              ${settlementAssignments({ outcome: 'c.outcome', total: 'c.total', txHash: 'c.tx_hash', now: '$3::timestamptz' })}
+         FROM credit c
+        WHERE i.id = c.id
+       RETURNING i.id, c.outcome, i.status::text AS status, i.payment_exception`,
+      invoiceId,
+      payment.amount,
+      now,
+      payment.tx_hash,
+      // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
+      '0',
+    );
     const result = updated[0]!;
-    if (result.status === 'paid') await recordSettlementInvoiceEvents(tx, [invoiceId], 'invoice.paid', now);
+    await recordSettlementOutcomeEvents(tx, [result], now);
     return { status: result.status, paymentException: result.payment_exception };
   }, TRANSACTION_OPTIONS);
 }

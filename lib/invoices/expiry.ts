@@ -1,12 +1,15 @@
 import { durableSql, runStatement } from '../db';
 import { newId } from '../ids';
-import { JSON_ROW } from './json-row';
+import { INVOICE_SNAPSHOT_SQL } from './snapshot';
+import { INVOICE_TRANSITIONS } from './state';
+import { transitionWhere } from './transition-sql';
 
 /**
  * Expiry is derived at read time (a pending invoice past expires_at reads as expired), but integrators must be
  * told: the worker calls this every couple of seconds and each due invoice gets exactly one invoice.expired
  * event, written in the statement that marks it announced. SKIP LOCKED lets several workers share the sweep.
- * Returns how many invoices were announced (the caller repeats while a batch comes back full).
+ * Returns how many invoices were announced (the caller repeats while a batch comes back full). The rule (which
+ * invoices, which event) is the `expire` transition of lib/invoices/state.ts.
  */
 export async function announceExpiredInvoices(now: Date = new Date(), batch = 500): Promise<number> {
   const eventIds = Array.from({ length: batch }, () => newId('event'));
@@ -14,16 +17,16 @@ export async function announceExpiredInvoices(now: Date = new Date(), batch = 50
     durableSql(),
     `WITH locked AS (
         SELECT id FROM invoices
-         WHERE status = 'pending' AND expiry_announced_at IS NULL AND expires_at <= $1::timestamptz
+         WHERE ${transitionWhere('expire', { now: '$1::timestamptz' })}
          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED),
       due AS (SELECT id, (row_number() OVER ())::int AS n FROM locked),
       announced AS (
         UPDATE invoices i SET expiry_announced_at = $1::timestamptz FROM due WHERE i.id = due.id RETURNING i.*, due.n),
       expired_events AS (
         INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT ($3::text[])[n], workspace_id, environment, 'invoice.expired', ${JSON_ROW}::jsonb, $1::timestamptz FROM announced)
+        SELECT ($3::text[])[n], workspace_id, environment, $4, ${INVOICE_SNAPSHOT_SQL}::jsonb, $1::timestamptz FROM announced)
       SELECT count(*)::text AS announced FROM announced`,
-    [now, batch, eventIds],
+    [now, batch, eventIds, INVOICE_TRANSITIONS.expire.event],
   );
   return Number(rows[0]?.announced ?? 0);
 }

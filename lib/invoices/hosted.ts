@@ -3,7 +3,7 @@ import { confirmations, isEvmNetwork } from '../chain/networks';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
-import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
+import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import { toInvoiceResource } from './serialize';
 import type { InvoiceStatus } from './state';
 
@@ -45,14 +45,14 @@ export interface HostedInvoice extends HostedStatus {
   paymentUri: string;
 }
 
-type Row = { invoice: InvoiceJsonRow; workspace_id: string; workspace_name: string };
+type Row = { invoice: InvoiceSnapshot; workspace_id: string; workspace_name: string };
 
 async function rowByToken(token: string): Promise<Row | null> {
   if (!PAY_TOKEN_PATTERN.test(token)) return null;
   const rows = await runStatement<Row>(
     meteringSql(),
-    // JSON_ROW's columns are unqualified: the workspace's name comes from a subquery, not a join.
-    `SELECT ${JSON_ROW} AS invoice, workspace_id,
+    // INVOICE_SNAPSHOT_SQL's columns are unqualified: the workspace's name comes from a subquery, not a join.
+    `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice, workspace_id,
             (SELECT w.name FROM workspaces w WHERE w.id = invoices.workspace_id) AS workspace_name
        FROM invoices WHERE pay_token = $1`,
     [token],
@@ -63,7 +63,7 @@ async function rowByToken(token: string): Promise<Row | null> {
 export async function hostedInvoice(token: string, now = new Date()): Promise<HostedInvoice | null> {
   const row = await rowByToken(token);
   if (!row) return null;
-  const invoice = toInvoiceResource(fromJson(row.invoice), now);
+  const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
   const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
   const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : null;
   return {
@@ -100,7 +100,7 @@ export async function hostedStatus(token: string, now = new Date()): Promise<Hos
 export async function simulateHostedPayment(token: string, now = new Date()) {
   const row = await rowByToken(token);
   if (!row) return null;
-  const record = fromJson(row.invoice);
+  const record = fromSnapshot(row.invoice);
   await simulateInvoicePayment({ workspaceId: row.workspace_id, environment: record.environment }, record.id, now);
   return hostedStatus(token, now);
 }

@@ -1,7 +1,7 @@
 import type { Prisma } from '../db';
 import type { EventType } from '../events/types';
 import { newId } from '../ids';
-import { JSON_ROW } from './json-row';
+import { INVOICE_SNAPSHOT_SQL } from './snapshot';
 
 /**
  * Invoice events are written by the statement or transaction that changes the invoice (docs/webhooks.md), with the
@@ -11,12 +11,12 @@ import { JSON_ROW } from './json-row';
 /**
  * A CTE (`, <name> AS (…)`) recording `type` for every invoice row returned by the CTE `source` (which must
  * expose the invoices columns, e.g. `INSERT … RETURNING *`), at time `at`. `param` binds the values. It returns
- * `snapshot`, the invoice's JSON row: the statement answers with it instead of building the row a second time.
+ * `snapshot`, the invoice's snapshot (lib/invoices/snapshot.ts): the statement answers with it instead of building it twice.
  */
 export function invoiceEventCte(name: string, source: string, type: EventType, at: Date, param: (value: unknown) => string): string {
   return `, ${name} AS (
     INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-    SELECT ${param(newId('event'))}, workspace_id, environment, ${param(type)}, ${JSON_ROW}::jsonb, ${param(at)}::timestamptz
+    SELECT ${param(newId('event'))}, workspace_id, environment, ${param(type)}, ${INVOICE_SNAPSHOT_SQL}::jsonb, ${param(at)}::timestamptz
       FROM ${source}
     RETURNING snapshot)`;
 }
@@ -33,10 +33,10 @@ export async function recordInvoiceEvents(
   at: Date = new Date(),
 ): Promise<string[]> {
   if (invoiceIds.length === 0) return [];
-  // The unnest columns are named so that none shadows an invoices column JSON_ROW reads unqualified.
+  // The unnest columns are named so that none shadows an invoices column INVOICE_SNAPSHOT_SQL reads unqualified.
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-     SELECT e.event_id, workspace_id, environment, $3, ${JSON_ROW}::jsonb, $4::timestamptz
+     SELECT e.event_id, workspace_id, environment, $3, ${INVOICE_SNAPSHOT_SQL}::jsonb, $4::timestamptz
        FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event_id, event_invoice_id, event_order)
        JOIN invoices ON invoices.id = e.event_invoice_id
       ORDER BY e.event_order

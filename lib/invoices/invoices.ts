@@ -143,7 +143,7 @@ export async function findInvoicesByReference(scope: InvoiceScope, reference: st
  */
 async function transition(scope: InvoiceScope, id: string, name: Transition, set: Partial<Record<TransitionColumn, unknown>>, now: Date) {
   const rule = TRANSITIONS[name];
-  const row = await updateInvoiceWithEvent(scope, id, { from: rule.from, to: rule.to, set, event: rule.event, now });
+  const row = await updateInvoiceWithEvent(scope, id, { transition: name, set, now });
   if (row) return toInvoiceResource(row, now);
   const current = await selectInvoice(scope, id);
   if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);

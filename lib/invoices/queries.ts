@@ -1,13 +1,13 @@
 import { durableSql, meteringSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
-import type { EventType } from '../events/types';
 import { newId } from '../ids';
 import { invoiceEventCte } from './invoice-events';
-import { fromJson, JSON_ROW, type InvoiceJsonRow } from './json-row';
+import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import type { FusedRead } from '../keys/authorize';
 import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
-import type { StoredInvoiceStatus } from './state';
+import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
+import { transitionToSql, transitionWhere } from './transition-sql';
 
 /**
  * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
@@ -21,15 +21,15 @@ export interface Scope {
 }
 
 /** A standalone statement's rows: one invoice each. */
-type InvoiceResultRow = { invoice: InvoiceJsonRow };
+type InvoiceResultRow = { invoice: InvoiceSnapshot };
 
 export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRecord | null> {
   const rows = await runStatement<InvoiceResultRow>(
     meteringSql(),
-    `SELECT ${JSON_ROW} AS invoice FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
+    `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
     [id, scope.workspaceId, scope.environment],
   );
-  return rows[0] ? fromJson(rows[0].invoice) : null;
+  return rows[0] ? fromSnapshot(rows[0].invoice) : null;
 }
 
 /** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
@@ -46,9 +46,9 @@ const KEY_SCOPE: ScopeSql = { workspace: 'k.workspace_id', environment: 'k.envir
 export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
   return {
     sql: (param) =>
-      `(SELECT ${JSON_ROW} FROM invoices
+      `(SELECT ${INVOICE_SNAPSHOT_SQL} FROM invoices
          WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment})`,
-    parse: (json) => (json === null ? null : fromJson(json as InvoiceJsonRow)),
+    parse: (json) => (json === null ? null : fromSnapshot(json as InvoiceSnapshot)),
   };
 }
 
@@ -116,29 +116,35 @@ export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise
   const values: unknown[] = [scope.workspaceId, scope.environment];
   const param = (value: unknown) => `$${values.push(value)}`;
   const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
-  const rows = (await runStatement<InvoiceResultRow>(meteringSql(), `SELECT ${JSON_ROW} AS invoice ${sql.from}`, values)).map((row) =>
-    fromJson(row.invoice),
+  const rows = (await runStatement<InvoiceResultRow>(meteringSql(), `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice ${sql.from}`, values)).map((row) =>
+    fromSnapshot(row.invoice),
   );
   if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
   return { rows, cursorFound: await invoiceExists(scope, query.cursor) };
 }
 
+/** The fused page read's JSON: the rows newest first, and whether the cursor exists. */
+interface InvoicePageJson {
+  rows: InvoiceSnapshot[];
+  cursor_found: boolean;
+}
+
 /**
- * The API's page, answered inside the authentication statement: [rows newest first, whether the cursor
- * exists] (looked up only when the page is empty). One round trip for GET /v1/invoices.
+ * The API's page, answered inside the authentication statement (the cursor's existence is looked up only when
+ * the page is empty). One round trip for GET /v1/invoices.
  */
 export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   return {
     sql: (param) => {
       const sql = pageSql(query, KEY_SCOPE, param);
-      return `(SELECT json_build_array(
-                 COALESCE(json_agg(${JSON_ROW} ORDER BY p.seq DESC), '[]'::json),
-                 CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
+      return `(SELECT json_build_object(
+                 'rows', COALESCE(json_agg(${INVOICE_SNAPSHOT_SQL} ORDER BY p.seq DESC), '[]'::json),
+                 'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
                FROM (SELECT * ${sql.from}) p)`;
     },
     parse: (json) => {
-      const [rows, cursorFound] = json as [InvoiceJsonRow[], boolean];
-      return { rows: rows.map(fromJson), cursorFound };
+      const page = json as InvoicePageJson;
+      return { rows: page.rows.map(fromSnapshot), cursorFound: page.cursor_found };
     },
   };
 }
@@ -218,7 +224,7 @@ function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
  */
 const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> = {
   build: (inputs) => ({
-    // The input columns are named in_* so that none shadows an invoices column JSON_ROW reads unqualified.
+    // The input columns are named in_* so that none shadows an invoices column INVOICE_SNAPSHOT_SQL reads unqualified.
     text: `WITH input AS (
         SELECT r->>0 AS in_id, r->>1 AS in_workspace_id, (r->>2)::"Environment" AS in_environment, (r->>3)::numeric AS in_amount,
           r->>4 AS in_network, r->>5 AS in_currency, r->>6 AS in_description, r->7 AS in_metadata, r->>8 AS in_order_id,
@@ -234,7 +240,7 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
         RETURNING *),
       created_event AS (
         INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT in_event_id, workspace_id, environment, 'invoice.created', ${JSON_ROW}::jsonb, in_created_at
+        SELECT in_event_id, workspace_id, environment, 'invoice.created', ${INVOICE_SNAPSHOT_SQL}::jsonb, in_created_at
         FROM inserted JOIN input ON in_id = inserted.id
         ORDER BY in_position
         RETURNING snapshot)
@@ -242,7 +248,7 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
     values: [inputs.map(testInvoiceRow)],
   }),
   key: (input) => input.invoice.id,
-  owner: (row) => row.invoice[0],
+  owner: (row) => row.invoice.id,
 };
 
 interface TestInvoiceInput {
@@ -259,7 +265,7 @@ function testInvoiceRow({ scope, invoice, eventId }: TestInvoiceInput): unknown[
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
 export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
   const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event') });
-  return rows[0] ? { kind: 'created', record: fromJson(rows[0].invoice) } : { kind: 'no_wallet' };
+  return rows[0] ? { kind: 'created', record: fromSnapshot(rows[0].invoice) } : { kind: 'no_wallet' };
 }
 
 /**
@@ -273,7 +279,7 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
 export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
   const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
-  const rows = await runInGroupCommit<{ invoice: InvoiceJsonRow | null; has_wallet: boolean }>(
+  const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(
     `WITH wallet AS (
         SELECT address, CASE WHEN $17::boolean THEN lower(address) ELSE address END AS address_key
         FROM wallets WHERE workspace_id = $2 AND network = $5),
@@ -307,7 +313,7 @@ export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule:
     values,
   );
   const row = rows[0];
-  if (row?.invoice) return { kind: 'created', record: fromJson(row.invoice) };
+  if (row?.invoice) return { kind: 'created', record: fromSnapshot(row.invoice) };
   return row?.has_wallet ? { kind: 'no_pay_amount' } : { kind: 'no_wallet' };
 }
 
@@ -321,16 +327,17 @@ const TRANSITION_COLUMNS = {
 export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
 
 /**
- * A compare-and-set transition and its event in one statement: the row changes only when it is in `from`
- * and unexpired at `now`, and the event is written only for a row that changed. Returns null when nothing
+ * A compare-and-set API transition (lib/invoices/state.ts: its from-state and guard, here unexpired at `now`) and
+ * its event in one statement: the event is written only for a row that changed. Returns null when nothing
  * matched (the caller tells 404 from 409).
  */
 export async function updateInvoiceWithEvent(
   scope: Scope,
   id: string,
-  change: { from: StoredInvoiceStatus; to: StoredInvoiceStatus; set: Partial<Record<TransitionColumn, unknown>>; event: EventType; now: Date },
+  change: { transition: Transition; set: Partial<Record<TransitionColumn, unknown>>; now: Date },
 ): Promise<InvoiceRecord | null> {
-  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.from, change.to, change.now];
+  const rule = INVOICE_TRANSITIONS[change.transition];
+  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.now];
   const param = (value: unknown) => `$${values.push(value)}`;
   const assignments = Object.entries(change.set).map(
     ([column, value]) => `${column} = ${param(value)}::${TRANSITION_COLUMNS[column as TransitionColumn]}`,
@@ -338,12 +345,13 @@ export async function updateInvoiceWithEvent(
   const rows = await runStatement<InvoiceResultRow>(
     durableSql(),
     `WITH changed AS (
-        UPDATE invoices SET status = $5::"InvoiceStatus"${assignments.map((a) => `, ${a}`).join('')}
-         WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment" AND status = $4::"InvoiceStatus" AND expires_at > $6::timestamptz
+        UPDATE invoices SET status = ${transitionToSql(change.transition)}${assignments.map((a) => `, ${a}`).join('')}
+         WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"
+           AND ${transitionWhere(change.transition, { now: '$4::timestamptz' })}
         RETURNING *)
-      ${invoiceEventCte('changed_event', 'changed', change.event, change.now, param)}
+      ${invoiceEventCte('changed_event', 'changed', rule.event, change.now, param)}
       SELECT snapshot AS invoice FROM changed_event`,
     values,
   );
-  return rows[0] ? fromJson(rows[0].invoice) : null;
+  return rows[0] ? fromSnapshot(rows[0].invoice) : null;
 }

@@ -221,7 +221,7 @@ export const InvoiceResource = withDocumentedRule(z
     payment_exception: z
       .enum(PAYMENT_EXCEPTIONS)
       .nullable()
-      .describe('paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount'),
+      .describe('paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount; underpaid_within_tolerance: paid, short by at most the workspace payment tolerance (0 today: not set yet)'),
     description: Description.nullable(),
     metadata: Metadata,
     order_id: OrderId.nullable(),

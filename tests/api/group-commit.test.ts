@@ -6,7 +6,7 @@ import { seedAccount, VALID_INVOICE } from '../support/fixtures';
 
 /** The transaction that wrote each row (xmin): rows of one commit share it. */
 async function writers(table: 'invoices' | 'events', column: 'id' | 'snapshot', ids: string[]): Promise<string[]> {
-  const where = column === 'id' ? 'id = ANY($1::text[])' : `snapshot->>0 = ANY($1::text[])`;
+  const where = column === 'id' ? 'id = ANY($1::text[])' : `snapshot->>'id' = ANY($1::text[])`;
   const rows = await db().$queryRawUnsafe<Array<{ writer: string }>>(`SELECT xmin::text AS writer FROM ${table} WHERE ${where}`, ids);
   return rows.map((row) => row.writer);
 }
@@ -27,7 +27,7 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
     expect(new Set([...invoiceWriters, ...eventWriters]).size).toBe(1);
     // One statement wrote them all (a batch), and the events' order is the creates' order.
     const events = await db().event.findMany({ where: { workspaceId: workspace.id, type: 'invoice.created' }, orderBy: { seq: 'asc' }, select: { snapshot: true } });
-    expect(events.map((event) => (event.snapshot as unknown[])[0])).toEqual(ids);
+    expect(events.map((event) => (event.snapshot as { id: string }).id)).toEqual(ids);
   });
 
   it('a batch with a row PostgreSQL refuses runs again row by row: only that row fails', async () => {
