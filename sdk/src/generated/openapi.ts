@@ -678,8 +678,8 @@ export interface components {
             payment_uri: string;
             /** @description Sum of confirmed payments (or the simulated payment of a test invoice) */
             amount_received: string;
-            /** @description paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount */
-            payment_exception: ("paid_late" | "underpaid" | "overpaid") | null;
+            /** @description paid_late: paid after expires_at inside the monitoring window; underpaid / overpaid: attached payments differ from pay_amount; underpaid_within_tolerance: paid, short by at most the workspace payment tolerance (0 today: not set yet) */
+            payment_exception: ("paid_late" | "underpaid" | "overpaid" | "underpaid_within_tolerance") | null;
             description: string | null;
             /**
              * @description Up to 20 string keys (≤ 40 chars) with string values (≤ 500 chars)
