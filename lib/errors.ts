@@ -173,7 +173,7 @@ export const ERROR_CATALOGUE = {
   },
   step_up_required: {
     status: 403, title: 'Confirm it is you', api: false,
-    meaning: 'Changing a payout wallet, creating or rolling a live API key, and turning two-factor sign-in on or off need fresh proof of identity (STEP_UP_WINDOW_SECONDS, 5 minutes); a session alone is not enough.',
+    meaning: 'Changing a payout wallet, creating or rolling a live API key, connecting or disconnecting GitHub sign-in, and turning two-factor sign-in on or off need fresh proof of identity (STEP_UP_WINDOW_SECONDS, 5 minutes); a session alone is not enough.',
     action: 'Enter your password again (and your authentication code when two-factor sign-in is on), then repeat the change.',
   },
   step_up_failed: {
@@ -195,6 +195,11 @@ export const ERROR_CATALOGUE = {
     status: 409, title: 'Two-factor sign-in not on', api: false,
     meaning: 'Two-factor sign-in is not enabled (or its enrolment was not started) for this account.',
     action: 'Start the enrolment on the Account page.',
+  },
+  only_sign_in_method: {
+    status: 409, title: 'Only way to sign in', api: false,
+    meaning: 'The account has no password, so the sign-in provider is its only way in and cannot be disconnected.',
+    action: 'Keep it connected: removing it would lock the account out.',
   },
   key_not_active: {
     status: 409, title: 'Key not active', api: false,

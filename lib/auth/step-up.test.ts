@@ -183,15 +183,10 @@ describe('accounts without a password (GitHub only)', () => {
     return { userId, sessionId, workspaceId: membership.workspaceId, actor: { userId, label: 'octo', ip: null, sessionId } satisfies AuditActor };
   }
 
-  it('a sign-in through GitHub within the window is the proof; after it, sign in again; the form cannot help', async () => {
-    const { workspaceId, sessionId, actor } = await githubUser();
-    await setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor);
-    const audit = await db().auditLog.findFirst({ where: { workspaceId, action: 'wallet.set' } });
-    expect(audit?.details).toMatchObject({ step_up: 'recent_sign_in' });
-
-    await db().session.update({ where: { id: sessionId }, data: { createdAt: new Date(Date.now() - (STEP_UP_WINDOW_SECONDS + 1) * 1000) } });
-    await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, actor));
-    await expect(stepUp({ actor, password: 'anything' })).rejects.toMatchObject({ code: 'step_up_failed', message: expect.stringMatching(/sign in with GitHub again/) });
+  it('a sign-in through GitHub is no proof (GitHub cannot be made to re-authenticate); the form says to turn on two-factor', async () => {
+    const { workspaceId, actor } = await githubUser();
+    await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor));
+    await expect(stepUp({ actor, password: 'anything' })).rejects.toMatchObject({ code: 'step_up_failed', message: expect.stringMatching(/Turn on two-factor sign-in/) });
   });
 });
 
