@@ -136,6 +136,11 @@ export const ERROR_CATALOGUE = {
     action: 'Retry shortly with the same key: you will get the first request\'s response.',
   },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
+  path_not_normalized: {
+    status: 400, title: 'Path not normalised', api: false,
+    meaning: 'The request path contains "." or ".." segments (also percent-encoded) or a backslash; the server answers only normalised paths.',
+    action: 'Send the path as a browser would after resolving it (no dot segments).',
+  },
   not_found: {
     status: 404, title: 'Not found', api: false,
     meaning: 'The record does not exist in this workspace.',
