@@ -2,7 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { env } from '../env';
 import { AppError } from '../errors';
+import { ipv6Words } from '../http/ipv6';
 import type { KeyEnvironment } from '../keys/secret';
+
+export { ipv6Words };
 
 /**
  * Where webhooks may be sent (docs/webhooks.md, SSRF): live endpoints need https, test endpoints may use http; no
@@ -49,24 +52,6 @@ for (const [network, prefix] of [
   ['2620:4f:8000::', 48], // AS112 direct delegation
 ] as const) {
   IPV6_SPECIAL_INSIDE_GLOBAL.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The eight 16-bit words of an IPv6 address (with an optional trailing dotted IPv4), or null. */
-export function ipv6Words(address: string): number[] | null {
-  if (isIP(address) !== 6 || address.includes('%')) return null; // zone ids: link-scoped, never public
-  let text = address.toLowerCase();
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1] && dotted[2]) {
-    const bytes = dotted[2].split('.').map(Number);
-    text = `${dotted[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const headWords = head ? head.split(':') : [];
-  const tailWords = tail ? tail.split(':') : [];
-  const missing = 8 - headWords.length - tailWords.length;
-  if (tail === undefined ? missing !== 0 : missing < 1) return null;
-  const words = [...headWords, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailWords].map((word) => parseInt(word, 16));
-  return words.length === 8 && words.every((word) => Number.isInteger(word) && word >= 0 && word <= 0xffff) ? words : null;
 }
 
 function ipv4Of(high: number, low: number): string {
