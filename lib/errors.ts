@@ -156,6 +156,16 @@ export const ERROR_CATALOGUE = {
     meaning: 'The address is not valid for the network.',
     action: 'Paste the address again and check the network.',
   },
+  wallet_address_claimed: {
+    status: 409, title: 'Wallet used by another workspace', api: false,
+    meaning: 'The address is already the payout wallet of another workspace on this network; a further workspace may use it only after proving control of it.',
+    action: 'Sign the message shown with the address\'s key and paste the signature, or use another address.',
+  },
+  wallet_signature_invalid: {
+    status: 400, title: 'Signature does not prove control', api: false,
+    meaning: 'The signature given to claim a wallet address is not that address\'s signature of the claim message.',
+    action: 'Sign exactly the message shown, with the key of the address you entered.',
+  },
   key_already_revoked: {
     status: 409, title: 'Key already revoked', api: false,
     meaning: 'The key was revoked earlier.',
