@@ -1,7 +1,10 @@
 import type { Prisma } from '../../db';
 import { AppError } from '../../errors';
 import { NETWORK_FAMILY, type Network } from '../../invoices/currencies';
+import { walletClaimMessage } from './message';
 import { OWNERSHIP_VERIFIERS } from './verifiers';
+
+export { walletClaimMessage };
 
 /**
  * An address is the wallet of at most one workspace per network, unless a further workspace proves control of it
@@ -15,13 +18,6 @@ export function walletAddressKey(network: Network, address: string): string {
   return NETWORK_FAMILY[network] === 'evm' ? address.toLowerCase() : address;
 }
 
-/**
- * The message the wallet's key signs to claim it for this workspace. It names the workspace, so a signature
- * given for one workspace proves nothing for another.
- */
-export function walletClaimMessage(workspaceId: string, network: Network, address: string): string {
-  return `I control ${address} and want it as the ${network} payout wallet of workspace ${workspaceId}.`;
-}
 
 /** Checks a claim's signature; true when valid, false when none was given; refuses an invalid one. */
 export async function verifyWalletClaim(workspaceId: string, network: Network, address: string, signature: string | undefined): Promise<boolean> {
