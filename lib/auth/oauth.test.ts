@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account, User } from 'next-auth';
 import type { JWT } from 'next-auth/jwt';
 import { generateSync } from 'otplib';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { AuditActor } from '../audit/audit';
 import { recentSecurityChanges } from '../audit/recent-changes';
@@ -165,7 +166,7 @@ describe('two-factor sign-in applies to GitHub sign-ins', () => {
     await expect(stepUp({ actor: pendingActor, password: PASSWORD, code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }) })).rejects.toMatchObject({
       code: 'step_up_failed',
     });
-    await refusedWith(setWallet(owner.workspaceId, { network: 'polygon', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, pendingActor), 'step_up_required');
+    await refusedWith(setWallet(owner.workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, pendingActor), 'step_up_required');
 
     await refusedWith(completeOAuthSecondFactor({ sessionId: sid, userId: owner.id, code: '000000', ip: null, email: null }), 'two_factor_code_invalid');
     expect(await isSessionLive(sid, owner.id)).toBe(false);
@@ -212,14 +213,14 @@ describe('"recent sign-in" is a step-up only when the provider re-authenticated'
     const userId = String(token.uid);
     const actor = { userId, label: 'fresh', ip: null, sessionId: String(token.sid) };
     const { workspaceId } = await db().membership.findFirstOrThrow({ where: { userId } });
-    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, actor), 'step_up_required');
+    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor), 'step_up_required');
     await refusedWith(createLinkIntent(actor, 'github'), 'step_up_required');
     // Turning two-factor on is allowed right after the sign-in; then changes ask for the code.
     const { secret } = await startEnrolment(actor, 'fresh');
     await confirmEnrolment(actor, generateSync({ secret }));
-    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, actor), 'step_up_required');
+    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor), 'step_up_required');
     await stepUp({ actor, code: generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }) });
-    await setWallet(workspaceId, { network: 'polygon', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, actor);
+    await setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor);
     // Past the window, the first factor can no longer be added on a GitHub sign-in alone.
     const late = await githubSignIn(`gh-${randomUUID()}`, 'late@example.test');
     await db().session.update({ where: { id: String(late.sid) }, data: { createdAt: new Date(Date.now() - (STEP_UP_WINDOW_SECONDS + 1) * 1000) } });

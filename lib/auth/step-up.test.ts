@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, User } from 'next-auth';
-import { describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditActor } from '../audit/audit';
 import { recentSecurityChanges } from '../audit/recent-changes';
 import { db } from '../db';
@@ -19,8 +20,13 @@ import { MAX_USER_PROOF_FAILURES } from './throttle';
 // action called by hand (tested in e2e/step-up.spec.ts) meets the same refusal.
 
 const PASSWORD = 'correct horse battery';
-const POLYGON = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const ATTACKER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+// Fresh addresses per test: an address is the wallet of one workspace per network (lib/wallets/ownership).
+let POLYGON = '';
+let ATTACKER = '';
+beforeEach(() => {
+  POLYGON = privateKeyToAccount(generatePrivateKey()).address;
+  ATTACKER = privateKeyToAccount(generatePrivateKey()).address;
+});
 
 async function signedIn() {
   const email = `stepup-${randomUUID()}@example.test`;

@@ -35,7 +35,7 @@ export async function setWallet(workspaceId: string, input: SetWalletInput, acto
   const row = await db().$transaction(async (tx) => {
     const proof = await requireStepUp(tx, actor, now);
     // At most one workspace per address and network, unless this one proved control (lib/wallets/ownership).
-    await assignWallet(tx, { workspaceId, network, address, verified }, now);
+    await assignWallet(tx, { workspaceId, network, address, verified, byOperator: actor.userId === null }, now);
     const previous = await tx.wallet.findUnique({ where: { workspaceId_network: { workspaceId, network } }, select: { address: true } });
     const saved = await tx.wallet.upsert({
       where: { workspaceId_network: { workspaceId, network } },

@@ -35,19 +35,20 @@ export async function verifyWalletClaim(workspaceId: string, network: Network, a
 
 /**
  * Records, inside setWallet's transaction, that `address` is this workspace's wallet from `now`. Refuses
- * (`wallet_address_claimed`) when another workspace holds the address and this one brought no valid signature.
+ * (`wallet_address_claimed`) when another workspace holds the address and a portal user brought no valid signature.
  * Claims of one address are serialised by a transaction lock, so two workspaces cannot both slip in unproven.
  */
 export async function assignWallet(
   tx: Prisma.TransactionClient,
-  input: { workspaceId: string; network: Network; address: string; verified: boolean },
+  input: { workspaceId: string; network: Network; address: string; verified: boolean; byOperator: boolean },
   now: Date,
 ): Promise<void> {
-  const { workspaceId, network, address, verified } = input;
+  const { workspaceId, network, address, verified, byOperator } = input;
   const key = walletAddressKey(network, address);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`wallet:${network}:${key}`}, 0))`;
   const holders = await tx.walletAssignment.count({ where: { network, addressKey: key, validTo: null, workspaceId: { not: workspaceId } } });
-  if (holders > 0 && !verified) {
+  // The operator (admin CLI, no portal user) is trusted as for step-up: it may assign a shared address knowingly.
+  if (holders > 0 && !verified && !byOperator) {
     const verifier = OWNERSHIP_VERIFIERS[NETWORK_FAMILY[network]];
     const text = verifier
       ? `This address is already the ${network} wallet of another workspace. To use it here too, prove you control it: ${verifier.howToSign}, then paste the signature. Message: "${walletClaimMessage(workspaceId, network, address)}"`
