@@ -79,15 +79,16 @@ async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[
   if (unique.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `INSERT INTO payments (id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash,
-                           block_time, status, confirmations, detected_at)
+                           block_time, status, confirmations, detected_at, wallet_workspace_id)
      SELECT t.id, t.network, t.tx_hash, t.log_index, t.currency, t.amount, t.from_address, t.to_address, t.block_number, t.block_hash,
-            t.block_time, 'pending', 1, $12::timestamptz
+            t.block_time, 'pending', 1, $12::timestamptz, wallet_workspace_at(t.network, t.to_address, t.block_time)
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::text[], $9::bigint[],
                    $10::text[], $11::timestamptz[])
             AS t(id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash, block_time)
      ON CONFLICT (network, tx_hash, log_index) DO UPDATE
        SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
-           status = 'pending', confirmations = 1, invoice_id = NULL, detected_at = EXCLUDED.detected_at, confirmed_at = NULL
+           status = 'pending', confirmations = 1, invoice_id = NULL, detected_at = EXCLUDED.detected_at, confirmed_at = NULL,
+           wallet_workspace_id = EXCLUDED.wallet_workspace_id
        WHERE payments.status = 'reverted'
      RETURNING id`,
     unique.map(() => newId('payment')),

@@ -77,7 +77,7 @@ export function WalletForm({
                 : 'This address is already the wallet of another workspace. To use it here too, prove you control it: sign this message with the address’s key (“Sign message” in your wallet) and paste the signature.'}
             </p>
             <div className="flex flex-wrap items-start gap-2">
-              <code className="min-w-0 flex-1 break-all rounded bg-white p-2 font-mono text-xs" data-testid={`claim-message-${network}`}>
+              <code className="min-w-0 flex-1 basis-56 break-all rounded bg-white p-2 font-mono text-xs" data-testid={`claim-message-${network}`}>
                 {message}
               </code>
               <CopyButton value={message} label="Copy message" />

@@ -3,13 +3,28 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../db';
 import { createUserWithWorkspace } from '../../workspaces/workspaces';
-import { setWallet, removeWallet } from '../wallets';
+import type { AuditActor } from '../../audit/audit';
+import { createSession } from '../../auth/sessions';
+import { stepUp } from '../../auth/step-up';
+import { removeWallet, setWallet, type SetWalletInput } from '../wallets';
 import { walletClaimMessage } from './claim';
 import { OWNERSHIP_VERIFIERS, tronAddressOf, tronMessageHash } from './verifiers';
 
+const actors = new Map<string, AuditActor>();
+
+/** A workspace and its owner's stepped-up portal session (the operator CLI is not held to the one-holder rule). */
 async function workspace(): Promise<string> {
-  const { workspace } = await createUserWithWorkspace({ email: `wallet-${randomUUID()}@example.test`, password: 'correct horse battery' });
+  const email = `wallet-${randomUUID()}@example.test`;
+  const { user, workspace } = await createUserWithWorkspace({ email, password: 'correct horse battery' });
+  const session = await createSession(user.id);
+  const actor = { userId: user.id, label: email, ip: null, sessionId: session.id };
+  await stepUp({ actor, password: 'correct horse battery' });
+  actors.set(workspace.id, actor);
   return workspace.id;
+}
+
+function set(workspaceId: string, input: SetWalletInput) {
+  return setWallet(workspaceId, input, actors.get(workspaceId));
 }
 
 /** The owner of `workspaceId` at the given moment, as settlement attributes a payment. */
@@ -23,29 +38,29 @@ describe('an address is the wallet of one workspace per network unless another p
     const alice = privateKeyToAccount(generatePrivateKey());
     const aliceWs = await workspace();
     const bobWs = await workspace();
-    await setWallet(aliceWs, { network: 'ethereum', address: alice.address });
+    await set(aliceWs, { network: 'ethereum', address: alice.address });
 
-    await expect(setWallet(bobWs, { network: 'ethereum', address: alice.address })).rejects.toMatchObject({
+    await expect(set(bobWs, { network: 'ethereum', address: alice.address })).rejects.toMatchObject({
       code: 'wallet_address_claimed',
       message: expect.stringContaining(walletClaimMessage(bobWs, 'ethereum', alice.address)),
     });
     // Another spelling of the same address is the same address.
-    await expect(setWallet(bobWs, { network: 'ethereum', address: alice.address.toLowerCase() })).rejects.toMatchObject({ code: 'wallet_address_claimed' });
+    await expect(set(bobWs, { network: 'ethereum', address: alice.address.toLowerCase() })).rejects.toMatchObject({ code: 'wallet_address_claimed' });
     // A signature by another key, or Alice's signature for another workspace (replayed), proves nothing.
     const mallory = privateKeyToAccount(generatePrivateKey());
     await expect(
-      setWallet(bobWs, { network: 'ethereum', address: alice.address, signature: await mallory.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) }) }),
+      set(bobWs, { network: 'ethereum', address: alice.address, signature: await mallory.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) }) }),
     ).rejects.toMatchObject({ code: 'wallet_signature_invalid' });
     await expect(
-      setWallet(bobWs, { network: 'ethereum', address: alice.address, signature: await alice.signMessage({ message: walletClaimMessage(aliceWs, 'ethereum', alice.address) }) }),
+      set(bobWs, { network: 'ethereum', address: alice.address, signature: await alice.signMessage({ message: walletClaimMessage(aliceWs, 'ethereum', alice.address) }) }),
     ).rejects.toMatchObject({ code: 'wallet_signature_invalid' });
     expect(await db().wallet.findUnique({ where: { workspaceId_network: { workspaceId: bobWs, network: 'ethereum' } } })).toBeNull();
     // Other networks are separate: the same address on polygon is free.
-    await setWallet(bobWs, { network: 'polygon', address: alice.address });
+    await set(bobWs, { network: 'polygon', address: alice.address });
 
     // With the key's signature of the message naming Bob's workspace: accepted, audited as proved.
     const signature = await alice.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) });
-    await setWallet(bobWs, { network: 'ethereum', address: alice.address, signature });
+    await set(bobWs, { network: 'ethereum', address: alice.address, signature });
     const audit = await db().auditLog.findFirstOrThrow({ where: { workspaceId: bobWs, action: 'wallet.set', target: 'network ethereum' } });
     expect(audit.details).toMatchObject({ proved_control: true });
   });
@@ -54,26 +69,32 @@ describe('an address is the wallet of one workspace per network unless another p
     const owner = privateKeyToAccount(generatePrivateKey());
     const squatter = await workspace();
     const rightful = await workspace();
-    await setWallet(squatter, { network: 'base', address: owner.address });
+    await set(squatter, { network: 'base', address: owner.address });
     const beforeClaim = new Date();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await setWallet(rightful, { network: 'base', address: owner.address, signature: await owner.signMessage({ message: walletClaimMessage(rightful, 'base', owner.address) }) });
+    await set(rightful, { network: 'base', address: owner.address, signature: await owner.signMessage({ message: walletClaimMessage(rightful, 'base', owner.address) }) });
     const key = owner.address.toLowerCase();
     expect(await holderAt('base', key, beforeClaim)).toBe(squatter);
     expect(await holderAt('base', key, new Date())).toBe(rightful);
     // A removed wallet is nobody's from then on; before, it was.
-    await removeWallet(rightful, 'base');
-    await removeWallet(squatter, 'base');
+    await removeWallet(rightful, 'base', actors.get(rightful));
+    await removeWallet(squatter, 'base', actors.get(squatter));
     expect(await holderAt('base', key, new Date())).toBeNull();
     expect(await holderAt('base', key, beforeClaim)).toBe(squatter);
     // Free again: the next workspace needs no proof.
-    await setWallet(await workspace(), { network: 'base', address: owner.address });
+    await set(await workspace(), { network: 'base', address: owner.address });
+  });
+
+  it('the operator CLI may assign an address another workspace holds (trusted, like the step-up)', async () => {
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    await set(await workspace(), { network: 'polygon', address });
+    await setWallet(await workspace(), { network: 'polygon', address });
   });
 
   it('two workspaces racing for one address: exactly one gets it unproven', async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const [a, b] = [await workspace(), await workspace()];
-    const results = await Promise.allSettled([setWallet(a, { network: 'ethereum', address }), setWallet(b, { network: 'ethereum', address })]);
+    const results = await Promise.allSettled([set(a, { network: 'ethereum', address }), set(b, { network: 'ethereum', address })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'wallet_address_claimed')).toHaveLength(1);
   });
