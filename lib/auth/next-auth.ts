@@ -98,11 +98,11 @@ export function authOptions(): NextAuthOptions {
           if ('refused' in resolved) return { revoked: true };
           const email = user.email ?? login ?? undefined;
           // "Connect GitHub" came from a stepped-up session of this user: keep it, sign nobody in anew.
+          const owner = await db().user.findUnique({ where: { id: resolved.userId }, select: { totpEnabledAt: true, email: true } });
           if (resolved.sessionId && (await sessionState(resolved.sessionId, resolved.userId)) === 'live') {
-            return { uid: resolved.userId, sid: resolved.sessionId, email: token.email ?? email };
+            return { uid: resolved.userId, sid: resolved.sessionId, email: owner?.email ?? email };
           }
           // Two-factor sign-in applies to GitHub sign-ins too: the session waits for the code (sign-in page).
-          const owner = await db().user.findUnique({ where: { id: resolved.userId }, select: { totpEnabledAt: true } });
           const session = await createSession(resolved.userId, new Date(), {
             email: email ?? null,
             ip: signInIp,
