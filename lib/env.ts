@@ -84,6 +84,16 @@ const EnvSchema = z.object({
   TOKEN_USDT_POLYGON: evmAddress,
   TOKEN_USDC_POLYGON: evmAddress,
   TOKEN_USDC_BASE: evmAddress,
+  // Prices in fiat (docs/rates.md, lib/rates/feeds.ts): Chainlink feeds read over this network's RPC, at these
+  // addresses (default: the mainnet feeds, on ethereum only); a round older than RATE_MAX_AGE_SECONDS (default:
+  // the feed's heartbeat + 10 minutes) is refused.
+  RATES_NETWORK: z.enum(['ethereum', 'polygon', 'base']).default('ethereum'),
+  RATE_FEED_ETH_USD: evmAddress,
+  RATE_FEED_BTC_USD: evmAddress,
+  RATE_FEED_USDT_USD: evmAddress,
+  RATE_FEED_USDC_USD: evmAddress,
+  RATE_FEED_EUR_USD: evmAddress,
+  RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -135,6 +135,11 @@ export const ERROR_CATALOGUE = {
     meaning: 'A request with the same Idempotency-Key is still being processed.',
     action: 'Retry shortly with the same key: you will get the first request\'s response.',
   },
+  rate_unavailable: {
+    status: 503, title: 'Rate unavailable', api: true,
+    meaning: 'No fresh exchange rate could be read for an invoice priced in fiat (the price feed is stale, answered a non-positive price, or could not be reached); no invoice was created.',
+    action: 'Retry after Retry-After, with the same Idempotency-Key; or price the invoice in the crypto currency with amount.',
+  },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
   not_found: {
     status: 404, title: 'Not found', api: false,
