@@ -37,7 +37,7 @@ describe('no fresh rate', () => {
     ['ETH', 'ethereum', 'USD', /ETH\/USD price feed is stale/],
     ['BTC', 'bitcoin', 'EUR', /BTC\/USD price feed answered 0/],
     ['USDC', 'ethereum', 'USD', /USDC\/USD price feed answered -100000000/],
-    ['USDT', 'tron', 'USD', /USDT\/USD price feed: round 7 carries the answer of round 6/],
+    ['USDT', 'tron', 'USD', /USDT\/USD price feed round 7 carries the answer of round 6/],
   ] as const)('%s priced in %s→%s: 503 rate_unavailable with Retry-After, and no invoice', async (currency, network, priceCurrency, why) => {
     const { workspace, secret } = await seedAccount();
     const live = await createKey(workspace.id, { environment: 'live' });

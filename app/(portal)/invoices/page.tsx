@@ -8,6 +8,7 @@ import { findInvoicesByReference, listInvoices } from '@/lib/invoices/invoices';
 import { InvoiceId, ListInvoicesQuery, type InvoiceResource } from '@/lib/invoices/schemas';
 import { INVOICE_STATUSES } from '@/lib/invoices/state';
 import { requirePortalContext } from '@/lib/portal/context';
+import { formatFiat } from '@/lib/rates/format';
 
 export const metadata: Metadata = { title: 'Invoices' };
 
@@ -151,6 +152,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                     </Td>
                     <Td label="Amount" className="whitespace-nowrap tabular-nums">
                       {invoice.amount} {invoice.currency}
+                      {invoice.price_amount !== null && invoice.price_currency !== null ? (
+                        <span className="block text-xs text-slate-600">{formatFiat(invoice.price_amount, invoice.price_currency)} at a locked rate</span>
+                      ) : null}
                     </Td>
                     <Td label="Status"><StatusBadge status={invoice.status} /></Td>
                     <Td label="Network">{invoice.network}</Td>
