@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = {
   'wallet.set': 'Payout wallet set',
   'wallet.removed': 'Payout wallet removed',
   'plan.changed': 'Plan changed',
+  'workspace.payment_tolerance_changed': 'Payment tolerance changed',
   'webhook_endpoint.created': 'Webhook endpoint created',
   'webhook_endpoint.changed': 'Webhook endpoint changed',
   'webhook_endpoint.secret_rolled': 'Webhook signing secret rolled',

@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import { Card, Notice, PageHeader } from '@/components/ui';
 import { allPlans, isSelfServePlan, planAllowance } from '@/lib/plans';
 import { requirePortalContext } from '@/lib/portal/context';
+import { paymentTolerancePercent } from '@/lib/workspaces/payment-tolerance';
 import { PlanForm } from './plan-form';
+import { ToleranceForm } from './tolerance-form';
 
 export const metadata: Metadata = { title: 'Billing' };
 
@@ -19,6 +21,9 @@ export default async function BillingPage() {
         </Notice>
         <Card title="Change plan">
           <PlanForm plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
+        </Card>
+        <Card title="Payments">
+          <ToleranceForm percent={await paymentTolerancePercent(workspace.id)} />
         </Card>
         {byOperator.length > 0 ? (
           <Card title="Plans set by the operator">
