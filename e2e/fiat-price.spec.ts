@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './axe';
-import { api, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
+import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
 /**
  * An invoice priced in USD (docs/rates.md): the e2e chain's mock ETH/USD feed answers 2500.00, so $49.00 locks
@@ -55,4 +55,34 @@ test('priced in USD: the hosted page shows "$49.00 = 0.0196 ETH, rate locked unt
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/invoices?env=test');
   await expect(page.getByTestId('invoices-table')).toContainText('$49.00 at a locked rate');
+});
+
+test('billing: the payment tolerance is refused above 5 %, saved after the step-up, and audited', async ({ page }) => {
+  await signUp(page, uniqueEmail('tolerance'), 'Tolerant Shop');
+  await page.goto('/billing');
+  const form = page.getByRole('form', { name: 'Payment tolerance' });
+  const field = form.getByLabel('Payment tolerance (%)');
+  await expect(field).toHaveValue('0');
+  // Keyboard only: into the field, type, submit with Enter.
+  await field.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('5.5');
+  await page.keyboard.press('Enter');
+  await expect(form.getByText('The tolerance is at most 5 %')).toBeVisible();
+  await expect(field).toHaveValue('5.5'); // kept beside its error
+
+  await field.fill('1.50');
+  await form.getByRole('button', { name: 'Save tolerance' }).click();
+  await confirmIdentity(page);
+  await expect(form.getByText('Saved: 1.5 %.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Payment tolerance (%)')).toHaveValue('1.5');
+  await expectNoSeriousAxeViolations(page, 'billing with the payment tolerance');
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `e2e/screenshots/fiat-billing-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/audit');
+  await expect(page.getByText('Payment tolerance changed')).toBeVisible();
 });
