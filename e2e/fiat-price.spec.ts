@@ -86,3 +86,18 @@ test('billing: the payment tolerance is refused above 5 %, saved after the step-
   await page.goto('/audit');
   await expect(page.getByText('Payment tolerance changed')).toBeVisible();
 });
+
+test('portal: a new invoice priced in EUR is converted at the locked rate (€10.00 = 11 USDT at EUR/USD 1.10)', async ({ page }) => {
+  await signUp(page, uniqueEmail('fiat-portal'), 'Euro Shop');
+  await page.goto('/invoices/new');
+  await page.getByLabel('Amount').fill('10');
+  await page.getByLabel('Priced in').selectOption('EUR');
+  await expect(page.getByText('A price in EUR such as 49.99')).toBeVisible();
+  await page.getByRole('button', { name: 'Create invoice' }).click();
+  await expect(page.getByTestId('price')).toHaveText('€10.00 EUR');
+  await expect(page.locator('[data-field="Amount"]')).toContainText('11 USDT');
+  await expect(page.getByTestId('rate-source')).toContainText('USDT/USD@');
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.goto('/invoices/new');
+  await page.screenshot({ path: 'e2e/screenshots/fiat-new-invoice-375.png', fullPage: true });
+});
