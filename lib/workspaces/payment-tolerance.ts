@@ -11,11 +11,14 @@ import { parseDecimal, pow10 } from '../rates/decimal';
  */
 export const MAX_PAYMENT_TOLERANCE_PERCENT = 5;
 
+const PERCENT_PATTERN = /^(0|[1-9]\d*)(\.\d{1,2})?$/;
+
 export const PaymentTolerancePercent = z
   .string({ error: 'Enter a percentage from 0 to 5' })
   .trim()
-  .regex(/^\d+(\.\d{1,2})?$/, 'Enter a percentage from 0 to 5 with at most two decimals, such as 0.5')
+  .regex(PERCENT_PATTERN, 'Enter a percentage from 0 to 5 with at most two decimals, such as 0.5')
   .refine((value) => {
+    if (!PERCENT_PATTERN.test(value)) return true; // the regex above reports it
     const { units, scale } = parseDecimal(value);
     return units * pow10(2 - scale) <= BigInt(MAX_PAYMENT_TOLERANCE_PERCENT) * 100n;
   }, `The tolerance is at most ${MAX_PAYMENT_TOLERANCE_PERCENT} %`)
