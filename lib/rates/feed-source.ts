@@ -33,6 +33,11 @@ export interface FeedSource {
 
 /** A cached answer is used for at most this long (docs/rates.md), and only while its round is still fresh. */
 export const CACHE_SECONDS = 30;
+/**
+ * From this age on, a use of the cached answer also starts a read in the background (refresh-ahead): under a
+ * steady flow of creates the answer is renewed before it expires, so no create waits for the RPC.
+ */
+export const REFRESH_AFTER_SECONDS = 20;
 /** After a failed read, the feed is not asked again for this long (callers get 503 with this Retry-After). */
 const FAILURE_HOLD_SECONDS = 5;
 
@@ -46,8 +51,9 @@ function checked(feed: Feed, round: RoundData, now: Date): FeedReading {
 
 /**
  * Chainlink aggregators on RATES_NETWORK, read with viem over that network's RPC, each answer checked at every
- * use and kept ≤ CACHE_SECONDS. Concurrent misses of one feed share one read, so a burst of creates makes one
- * pair of RPC calls; a failed read is held FAILURE_HOLD_SECONDS so a dead RPC is not hammered.
+ * use and kept ≤ CACHE_SECONDS (renewed in the background after REFRESH_AFTER_SECONDS). Concurrent misses of one
+ * feed share one read, so a burst of creates makes one pair of RPC calls; a failed read is held
+ * FAILURE_HOLD_SECONDS so a dead RPC is not hammered.
  */
 export class ChainlinkFeedSource implements FeedSource {
   readonly name: string;
@@ -69,7 +75,9 @@ export class ChainlinkFeedSource implements FeedSource {
     const cached = this.cache.get(feed);
     if (cached && at - cached.readAt < CACHE_SECONDS * 1000 && at >= cached.readAt) {
       try {
-        return checked(feed, cached.round, now);
+        const reading = checked(feed, cached.round, now);
+        if (at - cached.readAt >= REFRESH_AFTER_SECONDS * 1000 && !this.inFlight.has(feed)) this.refreshInBackground(feed, at);
+        return reading;
       } catch {
         // Gone stale in the cache: read again, a newer round may exist.
       }
@@ -88,6 +96,19 @@ export class ChainlinkFeedSource implements FeedSource {
     this.failures.delete(feed);
     this.cache.set(feed, { round, readAt: at });
     return checked(feed, round, now);
+  }
+
+  /** Renews the cached answer without anyone waiting for it; a failure leaves the entry to expire. */
+  private refreshInBackground(feed: Feed, at: number): void {
+    Promise.resolve()
+      .then(() => this.fetch(feed))
+      .then(
+      (round) => {
+        const current = this.cache.get(feed);
+        if (!current || current.readAt <= at) this.cache.set(feed, { round, readAt: at });
+      },
+      () => undefined,
+    );
   }
 
   private fetch(feed: Feed): Promise<RoundData> {

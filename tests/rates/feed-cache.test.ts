@@ -2,7 +2,7 @@
 // checked at every use; concurrent misses share one read. Time is passed in (`now`), never waited for.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ChainlinkFeedSource, CACHE_SECONDS, FeedUnavailable } from '@/lib/rates/feed-source';
+import { ChainlinkFeedSource, CACHE_SECONDS, FeedUnavailable, REFRESH_AFTER_SECONDS } from '@/lib/rates/feed-source';
 import { deployRateFeeds, setFeedAnswer } from '../../scripts/chain/rate-feeds';
 import { chain } from '../support/chain';
 import { nowSeconds, setRound } from './support';
@@ -32,7 +32,8 @@ describe('ChainlinkFeedSource', () => {
     expect(calls()).toBe(2); // decimals + latestRoundData, once for all twenty
 
     await setFeedAnswer(chain.rpcUrl, feeds['ETH/USD'], '2500.12');
-    const cached = await source.read('ETH/USD', new Date(t0.getTime() + (CACHE_SECONDS - 1) * 1000));
+    // (Before REFRESH_AFTER_SECONDS: no background read either; the next test covers that.)
+    const cached = await source.read('ETH/USD', new Date(t0.getTime() + (REFRESH_AFTER_SECONDS - 1) * 1000));
     expect(cached.answer).toBe(250_000_000_000n);
     expect(calls()).toBe(2);
 
@@ -40,6 +41,29 @@ describe('ChainlinkFeedSource', () => {
     expect(fresh.answer).toBe(250_012_000_000n);
     expect(fresh.roundId).toBe(first[0]!.roundId + 1n);
     expect(calls()).toBe(3); // decimals are read once per feed, ever
+  });
+
+  it('renews a cached answer in the background after 20 s, so a steady flow of creates never waits for the RPC', async () => {
+    const feeds = await deployRateFeeds(chain.rpcUrl);
+    const { client, calls } = countingClient();
+    const source = new ChainlinkFeedSource(client, 'ethereum', (feed) => feeds[feed]);
+    const t0 = new Date();
+    expect((await source.read('EUR/USD', t0)).answer).toBe(110_000_000n);
+    await setFeedAnswer(chain.rpcUrl, feeds['EUR/USD'], '1.0842');
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    expect((await source.read('EUR/USD', at(REFRESH_AFTER_SECONDS - 1))).answer).toBe(110_000_000n);
+    expect(calls()).toBe(2);
+    // Past 20 s: answered from the cache at once, and one read starts behind it.
+    expect((await source.read('EUR/USD', at(REFRESH_AFTER_SECONDS))).answer).toBe(110_000_000n);
+    let renewed = 0n;
+    for (let i = 0; i < 200 && renewed !== 108_420_000n; i++) {
+      renewed = (await source.read('EUR/USD', at(REFRESH_AFTER_SECONDS + 1))).answer;
+      if (renewed !== 108_420_000n) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(renewed).toBe(108_420_000n);
+    expect(calls()).toBe(3);
+    // The renewed answer counts from when its read began: still cached 29 s after that.
+    expect((await source.read('EUR/USD', at(REFRESH_AFTER_SECONDS + CACHE_SECONDS - 1))).answer).toBe(108_420_000n);
   });
 
   it('re-checks a cached round at each use: one that went stale in the cache is refused, never served', async () => {
