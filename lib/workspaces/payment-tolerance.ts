@@ -24,6 +24,15 @@ export const PaymentTolerancePercent = z
   }, `The tolerance is at most ${MAX_PAYMENT_TOLERANCE_PERCENT} %`)
   .transform((value) => formatAmount(value));
 
+/**
+ * The tolerance of the workspace that owns the invoice row `invoice` (an alias with its dot, e.g. 'i.'), as the
+ * SQL expression the transition table's settlement takes (settlementOutcomeSql's tolerancePercent): each
+ * invoice settles with its own workspace's setting, also when one statement settles many.
+ */
+export function tolerancePercentSql(invoice: string): string {
+  return `(SELECT w.payment_tolerance_percent FROM workspaces w WHERE w.id = ${invoice}workspace_id)`;
+}
+
 export async function paymentTolerancePercent(workspaceId: string): Promise<string> {
   const row = await db().workspace.findUnique({ where: { id: workspaceId }, select: { paymentTolerancePercent: true } });
   return row ? formatAmount(row.paymentTolerancePercent) : '0';
