@@ -6,13 +6,13 @@ import { LocalTime } from '@/components/local-time';
 import { timeAgo } from '@/components/expiry';
 import { RECENT_CHANGES_DAYS, recentSecurityChanges } from '@/lib/audit/recent-changes';
 import { planAllowance, planLimits } from '@/lib/plans';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { monthlyRequestCount } from '@/lib/usage/usage';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/');
   const plan = planLimits(workspace.plan);
   const [used, changes] = await Promise.all([monthlyRequestCount(workspace.id), recentSecurityChanges(workspace.id)]);
   const now = new Date();
