@@ -16,15 +16,22 @@ const LINKS = [
   { href: '/docs', label: 'Docs' },
   { href: '/account', label: 'Account' },
   { href: '/audit', label: 'Audit log' },
+  { href: '/members', label: 'Members' },
 ] as const;
 
-/** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */
-export function PortalNav() {
+export type NavHref = (typeof LINKS)[number]['href'];
+export const NAV_HREFS: readonly NavHref[] = LINKS.map((link) => link.href);
+
+/**
+ * The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips).
+ * `visible`: the links the member's role may open (the layout reads the role table); the others are not shown.
+ */
+export function PortalNav({ visible }: { visible: readonly string[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Portal">
       <ul className="flex flex-wrap gap-1 py-1">
-        {LINKS.map((link) => {
+        {LINKS.filter((link) => visible.includes(link.href)).map((link) => {
           const active = link.href === '/' ? pathname === '/' : pathname.startsWith(link.href);
           return (
             <li key={link.href}>

@@ -41,7 +41,8 @@ export const PERMISSIONS = {
   'billing.read': MANAGERS,
   'plan.change': OWNER,
   'audit.read': MANAGERS,
-  'members.read': MANAGERS,
+  /** Who is in the workspace and with which role (not the pending invitations): every member, who may also leave. */
+  'members.read': ALL,
   /** Invite, revoke invitations, change roles and remove members — Admins only below Owner (canManageMember). */
   'members.manage': MANAGERS,
   'ownership.transfer': OWNER,
