@@ -100,7 +100,6 @@ export const PAGE_PERMISSIONS = {
   '/account': 'self.manage',
   '/audit': 'audit.read',
   '/members': 'members.read',
-  '/workspaces/new': 'self.manage',
 } as const satisfies Record<string, Permission>;
 
 export type PortalPage = keyof typeof PAGE_PERMISSIONS;
