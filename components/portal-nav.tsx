@@ -2,25 +2,8 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { PORTAL_LINKS as LINKS } from './portal-links';
 import { cx } from './ui';
-
-const LINKS = [
-  { href: '/', label: 'Overview' },
-  { href: '/keys', label: 'API keys' },
-  { href: '/usage', label: 'Usage' },
-  { href: '/requests', label: 'Request log' },
-  { href: '/invoices', label: 'Invoices' },
-  { href: '/wallets', label: 'Wallets' },
-  { href: '/webhooks', label: 'Webhooks' },
-  { href: '/billing', label: 'Billing' },
-  { href: '/docs', label: 'Docs' },
-  { href: '/account', label: 'Account' },
-  { href: '/audit', label: 'Audit log' },
-  { href: '/members', label: 'Members' },
-] as const;
-
-export type NavHref = (typeof LINKS)[number]['href'];
-export const NAV_HREFS: readonly NavHref[] = LINKS.map((link) => link.href);
 
 /**
  * The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips).

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { NAV_HREFS, PortalNav } from '@/components/portal-nav';
+import { NAV_HREFS } from '@/components/portal-links';
+import { PortalNav } from '@/components/portal-nav';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StatusProvider } from '@/components/status';
 import { StepUpProvider } from '@/components/step-up';

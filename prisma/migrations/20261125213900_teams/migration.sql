@@ -35,6 +35,6 @@ CREATE INDEX "api_keys_workspace_id_created_by_user_id_idx" ON "api_keys"("works
 -- AddForeignKey
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Roles are the four of lib/teams/roles.ts; anything else is a bug to refuse, not to store.
+-- Roles are the four of lib/teams/roles.ts: anything else is a bug to refuse, not to store.
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_role_check" CHECK ("role" IN ('owner', 'admin', 'developer', 'viewer'));
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_role_check" CHECK ("role" IN ('owner', 'admin', 'developer', 'viewer'));
