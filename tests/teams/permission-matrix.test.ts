@@ -36,7 +36,6 @@ interface Member {
 }
 
 let workspaceId = '';
-let otherWorkspaceId = '';
 const members = {} as Record<Role, Member>;
 let actions: BuiltAction[] = [];
 
@@ -77,8 +76,7 @@ beforeAll(async () => {
   for (const role of ROLES.filter((r) => r !== 'owner')) {
     const email = `${role}-${randomUUID()}@example.test`;
     // Each has a workspace of their own too (created first): the session must switch to the shared one.
-    const own = await createUserWithWorkspace({ email, password: PASSWORD, workspaceName: `${role}'s own` });
-    otherWorkspaceId = own.workspace.id;
+    await createUserWithWorkspace({ email, password: PASSWORD, workspaceName: `${role}'s own` });
     await addMemberByEmail(workspaceId, email, role, OPERATOR);
     const cookie = await sessionCookie(baseUrl(), email, PASSWORD);
     await switchTo(cookie, workspaceId);
@@ -186,7 +184,8 @@ describe('the server refuses whatever the form says', () => {
   });
 
   it('switching to a workspace the user does not belong to is refused, and the session stays where it was', async () => {
-    const result = await callAction(baseUrl(), action('switchWorkspace'), members.viewer.cookie, { workspaceId: otherWorkspaceId });
+    const stranger = await createUserWithWorkspace({ email: `stranger-${randomUUID()}@example.test`, password: PASSWORD });
+    const result = await callAction(baseUrl(), action('switchWorkspace'), members.viewer.cookie, { workspaceId: stranger.workspace.id });
     expect(result.text).toContain('"ok":false');
     const { html } = await headerWorkspace(members.viewer.cookie);
     expect(html).toMatch(/data-testid="workspace-name">Matrix /);
