@@ -58,7 +58,7 @@ test('invite → accept → create and switch workspaces; the Owner changes the 
   await dev.getByRole('button', { name: 'Create workspace' }).click();
   await expect(dev.getByTestId('workspace-name')).toHaveText('Side project');
   await expect(dev.getByTestId('workspace-role')).toHaveText('Owner');
-  await dev.getByLabel('Workspace', { exact: true }).selectOption({ label: `${workspace} (Developer)` });
+  await dev.getByRole('form', { name: 'Switch workspace' }).getByLabel('Workspace').selectOption({ label: `${workspace} (Developer)` });
   await dev.getByRole('button', { name: 'Switch' }).click();
   await expect(dev.getByTestId('workspace-name')).toHaveText(workspace);
   // Remembered by the session: a new page load stays there.

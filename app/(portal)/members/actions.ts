@@ -50,6 +50,7 @@ export const removeMemberAction = withWorkspace({ permission: 'members.manage' }
 /** Leaving is every member's own choice (not the last Owner's); the session moves to another workspace. */
 export const leaveWorkspace = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) => {
   await removeMember(ctx.workspace.id, ctx.userId, await portalActor(ctx));
+  revalidatePath('/', 'layout');
   redirect('/');
 });
 
