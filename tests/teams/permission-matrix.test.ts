@@ -50,8 +50,8 @@ function pageFiles(dir: string, rel = ''): string[] {
 }
 
 async function ruleOf(action: BuiltAction): Promise<DeclaredRule | undefined> {
-  const module = (await import(/* @vite-ignore */ path.join(ROOT, action.filename))) as Record<string, { rule?: DeclaredRule }>;
-  return module[action.exportedName]?.rule;
+  const loaded = (await import(/* @vite-ignore */ path.join(ROOT, action.filename))) as Record<string, { rule?: DeclaredRule }>;
+  return loaded[action.exportedName]?.rule;
 }
 
 async function switchTo(cookie: string, target: string): Promise<void> {
