@@ -189,9 +189,21 @@ export async function acceptInvitationIn(tx: Tx, token: string, user: { id: stri
   return { workspaceId: row.workspaceId, role };
 }
 
-/** A signed-in user accepts: see acceptInvitationIn. */
-export async function acceptInvitation(token: string, user: { id: string; email: string | null }, now = new Date()): Promise<{ workspaceId: string; role: Role }> {
-  return db().$transaction((tx) => acceptInvitationIn(tx, token, user, now));
+/**
+ * A signed-in user accepts: see acceptInvitationIn. The email compared is the account's own, read from the
+ * database — never what a session or an OAuth provider reported (a GitHub-only account has none, and cannot accept).
+ */
+export async function acceptInvitation(token: string, userId: string, now = new Date()): Promise<{ workspaceId: string; role: Role }> {
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+    if (!user) throw new AppError('invitation_wrong_account', 'This account no longer exists.');
+    return acceptInvitationIn(tx, token, user, now);
+  });
+}
+
+/** The account's own email (null for a GitHub-only account): what an invitation is compared with. */
+export async function accountEmail(userId: string): Promise<string | null> {
+  return (await db().user.findUnique({ where: { id: userId }, select: { email: true } }))?.email ?? null;
 }
 
 /** Whether an account exists for the invited email: the page offers "sign in" or "create your account". */

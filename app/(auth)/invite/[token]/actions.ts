@@ -13,7 +13,7 @@ const Token = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This invitation link 
 
 /** A signed-in user accepts: the invitation must be for their email; the session then works in that workspace. */
 export const acceptInvitationAction = withSignedInUser(z.object({ token: Token }), async (user, input) => {
-  const joined = await acceptInvitation(input.token, { id: user.userId, email: user.email });
+  const joined = await acceptInvitation(input.token, user.userId);
   await chooseWorkspace(user.sessionId, user.userId, joined.workspaceId);
   redirect('/');
 });

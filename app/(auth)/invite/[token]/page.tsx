@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Notice } from '@/components/ui';
 import { currentUser } from '@/lib/portal/context';
-import { accountExists, lookupInvitation } from '@/lib/teams/invitations';
+import { accountEmail, accountExists, lookupInvitation } from '@/lib/teams/invitations';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/teams/roles';
 import { AcceptForm, InviteSignUpForm, SignOutAndReturn } from './invite-forms';
 
@@ -36,6 +36,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   }
   const { invitation } = lookup;
   const user = await currentUser();
+  // The account's own email (a GitHub-only account has none): the same one acceptInvitation compares.
+  const ownEmail = user ? ((await accountEmail(user.userId)) ?? '') : '';
   const here = `/invite/${token}`;
   const intro = (
     <>
@@ -47,13 +49,13 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     </>
   );
 
-  if (user && user.email.toLowerCase() !== invitation.email) {
+  if (user && ownEmail.toLowerCase() !== invitation.email) {
     return (
       <>
         {intro}
         <div className="mt-4" data-testid="wrong-account">
           <Notice tone="warning" title="This invitation is for another email">
-            You are signed in as <span className="break-all font-semibold">{user.email || 'an account without an email'}</span>. The invitation works only for{' '}
+            You are signed in as <span className="break-all font-semibold">{ownEmail || user.email || 'an account without an email'}</span>. The invitation works only for{' '}
             <span className="break-all font-semibold">{invitation.email}</span>.
           </Notice>
         </div>
