@@ -70,7 +70,7 @@ test('invite → accept → create and switch workspaces; the Owner changes the 
   // The Owner makes the Developer a Viewer: a role change asks to confirm it is them.
   await page.goto('/members');
   const row = page.locator(`tr[data-member="${invitee}"]`);
-  await row.getByLabel(`Role of ${invitee}`).selectOption('viewer');
+  await row.getByLabel(`Role of ${invitee}`, { exact: true }).selectOption('viewer');
   await row.getByRole('button', { name: `Change role of ${invitee}` }).click();
   await confirmIdentity(page);
   await expect(page.getByText(`${invitee} is now Viewer.`)).toBeVisible();
