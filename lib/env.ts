@@ -57,6 +57,9 @@ const EnvSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
+  // Invitation mail (lib/teams/mail.ts): smtp://user:pass@host:port or smtps://…; unset = links are only shown.
+  SMTP_URL: z.string().trim().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Crypto invoicing <no-reply@localhost>'),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   // Seconds between delivery attempts after a failure; the number of entries is the number of retries.
