@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { db, durableSql, runStatement } from '../db';
+import { isDatabaseUnavailable } from '../db-unavailable';
 import { AppError } from '../errors';
 import { isIdempotencyConflict, type IdempotencyClaim } from '../idempotency/record';
 import type { KeyEnvironment } from '../keys/secret';
@@ -119,6 +120,13 @@ export type IdempotentOutcome = { replayed: false; response: StoredResponse } | 
 
 /** A few rounds at most: each one means another request with this key committed or rolled back meanwhile. */
 const MAX_ROUNDS = 5;
+/**
+ * A statement on a pooled connection the server already closed (a restart, a terminated backend) fails without
+ * an answer. Running the round again is safe here — an effect that did commit committed its record, and the
+ * look-up replays it — so a request with a key gets a fresh connection before it gets a 503.
+ */
+const UNAVAILABLE_RETRIES = 2;
+const UNAVAILABLE_PAUSE_MS = 50;
 
 /**
  * Runs `execute` at most once per idempotency key. `execute` gets the claim to hand to the statement that takes
@@ -130,8 +138,19 @@ export async function runIdempotently(
   options: { status: number; at: Date; render?: RenderStored },
   execute: (claim: IdempotencyClaim) => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
+  let unavailable = 0;
+  const retryUnavailable = async (error: unknown) => {
+    if (!isDatabaseUnavailable(error) || unavailable++ >= UNAVAILABLE_RETRIES) throw error;
+    await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_PAUSE_MS));
+  };
   for (let round = 1; ; round++) {
-    const record = await lookUp(scope);
+    let record: RecordRow | null;
+    try {
+      record = await lookUp(scope);
+    } catch (error) {
+      await retryUnavailable(error);
+      continue;
+    }
     if (record) return replay(record, fingerprint, options.render);
     if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
 
@@ -142,7 +161,8 @@ export async function runIdempotently(
     } catch (error) {
       // Another request with this key took effect first: ours was rolled back; replay theirs.
       if (isIdempotencyConflict(error) && round < MAX_ROUNDS) continue;
-      throw error;
+      await retryUnavailable(error);
+      continue;
     }
     if (claim.recorded || response.status >= 500) return { replayed: false, response };
     if (await storeWithoutEffect(scope, fingerprint, response)) return { replayed: false, response };

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { databaseUrl } from '../env';
+import { recordWatcherPass, type WatcherPass } from './watcher-status';
 
 /**
  * A chain watcher: one per network (docs/settlement.md). The EVM networks share EvmWatcher (lib/chain/evm); Tron and
@@ -10,8 +11,11 @@ export interface ChainWatcher {
   readonly network: string;
   /** Checks the RPC before the first pass (e.g. its chain id); throws to refuse to start. */
   verify(): Promise<void>;
-  /** One pass: record new blocks' transfers, confirm or revert pending payments. */
-  tick(): Promise<void>;
+  /**
+   * One pass: record new blocks' transfers, confirm or revert pending payments. Returns the head it saw and the
+   * block it scanned up to, when it knows them (GET /metrics shows the lag).
+   */
+  tick(): Promise<WatcherPass | void>;
 }
 
 export type WatcherLog = (entry: { level: 'info' | 'warn' | 'error'; event: string; network: string; [key: string]: unknown }) => void;
@@ -88,9 +92,15 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
       let failures = 0;
       while (!signal.aborted && !lockLost) {
         try {
-          await watcher.tick();
+          const pass = await watcher.tick();
           failures = 0;
-          options.onPass?.(new Date());
+          const at = new Date();
+          if (pass) {
+            await recordWatcherPass(watcher.network, pass, at).catch((error: unknown) =>
+              log({ level: 'warn', event: 'chain_watcher_status_failed', network: watcher.network, message: (error as Error).message }),
+            );
+          }
+          options.onPass?.(at);
           await sleep(interval, signal);
         } catch (error) {
           failures++;

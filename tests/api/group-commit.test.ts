@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '@/lib/db-group-commit';
 import { createInvoice } from '@/lib/invoices/invoices';
+import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { isIdempotencyConflict, type IdempotencyClaim } from '@/lib/idempotency/record';
 import { requestFingerprint } from '@/lib/api/idempotency';
 import { invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
@@ -111,7 +112,7 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
       at: now,
       recorded: false,
     });
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => createInvoice(scope, VALID_INVOICE as never, now, claim())));
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => createInvoice(scope, CreateInvoiceBody.parse(VALID_INVOICE), now, claim())));
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
     expect(refused.filter((error) => !isIdempotencyConflict(error)).map(String)).toEqual([]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);

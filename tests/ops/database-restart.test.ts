@@ -53,7 +53,7 @@ describe('a PostgreSQL restart', () => {
     try {
       const clients: Record<string, (text: string) => Promise<unknown>> = {
         prismaRaw: (text) => db().$queryRawUnsafe(text),
-        prismaModel: () => db().workspace.count(),
+        prismaModel: (text) => (text === 'SELECT 1' ? db().workspace.count() : db().workspace.count({ where: { plan: 'no-such-plan' as never } })),
         pg: (text) => pool.query(text),
         postgresJs: (text) => sql.unsafe(text),
       };
