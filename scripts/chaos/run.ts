@@ -40,11 +40,12 @@ function startReceiver() {
   const received = new Map<string, number>();
   let failing = false;
   let invalid = 0;
+  let refused = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (failing) return void res.writeHead(500).end();
+      if (failing) return void (refused++, res.writeHead(500).end());
       try {
         if (!verifier) throw new Error('no secret yet');
         verifier.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
@@ -61,6 +62,7 @@ function startReceiver() {
     server,
     received,
     invalid: () => invalid,
+    refused: () => refused,
     fail: (on: boolean) => (failing = on),
     useSecret: (secret: string) => (verifier = new Webhook(secret)),
     listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
@@ -201,6 +203,7 @@ async function main() {
     let pool = admin();
     const probe = async (base: string) =>
       (await fetch(`${base}/v1/me`, { headers: { 'X-API-Key': secret }, signal: AbortSignal.timeout(5000) }).then((r) => r.status)) === 200;
+    const anyAnswers = async () => (await Promise.all(bases().map((base) => probe(base).catch(() => false)))).some(Boolean);
     const recoveries: Array<{ fault: string; seconds: number | null }> = [];
     const at = (second: number) => sleep(Math.max(0, started + second * 1000 - Date.now()));
 
@@ -216,6 +219,7 @@ async function main() {
     web[0]!.child.kill('SIGKILL');
     await web[0]!.exited;
     web[0] = null;
+    recoveries.push({ fault: 'web instance SIGKILL → the API answers (other instance)', seconds: await until(anyAnswers) });
     web[0] = await startNext({ port: ports[0]!, databaseUrl: database.url, stdio: 'pipe', env: webEnv });
     recoveries.push({ fault: 'web instance SIGKILL → answering again', seconds: (await until(() => probe(web[0]!.baseUrl))) === null ? null : elapsed(webKilledAt) });
 
@@ -232,7 +236,7 @@ async function main() {
     const back = await Promise.all(bases().map((base) => until(() => probe(base))));
     recoveries.push({ fault: `PostgreSQL restart (down ${downFor} s) → both instances answer`, seconds: back.some((s) => s === null) ? null : Math.max(...(back as number[])) });
 
-    await at(SECONDS * 0.7);
+    await at(SECONDS * 0.6);
     log('fault: webhook receiver fails for 8 s');
     receiver.fail(true);
     await sleep(8000);
@@ -246,7 +250,7 @@ async function main() {
       return rows.filter((row) => !receiver.received.has(row.id));
     };
     const drained = await until(async () => (await missing()).length === 0, 180_000);
-    recoveries.push({ fault: 'receiver failing 8 s → every event delivered', seconds: drained === null ? null : elapsed(receiverBack) });
+    recoveries.push({ fault: 'receiver failing 8 s → every event delivered (from its return)', seconds: drained === null ? null : elapsed(receiverBack) });
 
     // Checks.
     const { rows: invoices } = await pool.query<{ id: string; status: string; key: string }>(
@@ -284,6 +288,7 @@ async function main() {
       idempotent_replays: counts.replays,
       webhooks_redelivered: redelivered,
       webhooks_invalid_signature: receiver.invalid(),
+      webhook_attempts_refused_by_receiver: receiver.refused(),
       worker_restarts: workers.reduce((sum, worker) => sum + worker.restarts(), 0),
     };
     console.log(JSON.stringify(figures, null, 2));
