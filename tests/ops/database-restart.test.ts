@@ -1,12 +1,16 @@
 import pg from 'pg';
 import postgres from 'postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runWatcher } from '@/lib/chain/watcher';
-import { db } from '@/lib/db';
+import { db, disconnectDb } from '@/lib/db';
 import { isDatabaseUnavailable } from '@/lib/db-unavailable';
 import { createWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import type { WorkerProcess } from '../../scripts/worker-process';
-import { restartEmbeddedServer } from '../../scripts/db/embedded';
+import { ensureEmbeddedDatabase, freePort, makeTempDir, restartEmbeddedServer, type EmbeddedDatabase } from '../../scripts/db/embedded';
+import { migrate } from '../../scripts/db/migrate';
+import { startNext, type NextServer } from '../../scripts/next-app';
 import { watcher } from '../support/chain';
 import { seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call } from '../support/http';
@@ -14,12 +18,36 @@ import { startReceiver, type Receiver } from '../support/receiver';
 import { eventually, startTestWorker } from '../support/worker';
 
 /**
- * A real restart of the run's PostgreSQL (fast shutdown, then start, as a managed database's maintenance does),
- * while the app server, a worker and a chain watcher use it. Needs the run's own embedded server (the default):
- * on a TEST_DATABASE_URL server the test fails, saying so, rather than skipping.
+ * A real restart of PostgreSQL (fast shutdown, then start, as a managed database's maintenance does) while an app
+ * server, a worker and a chain watcher use it. The file runs on a PostgreSQL and an app server of its own: the
+ * suite's server holds the other lanes' databases, which a restart would disturb.
  */
-async function theRunsServer(): Promise<{ dataDir: string; port: number }> {
-  const url = new URL(process.env.DATABASE_URL!);
+let tempDir = '';
+let own: EmbeddedDatabase | undefined;
+let server: NextServer | undefined;
+const laneEnv = { DATABASE_URL: process.env.DATABASE_URL, TEST_BASE_URL: process.env.TEST_BASE_URL };
+
+beforeAll(async () => {
+  tempDir = makeTempDir('restart-test-');
+  own = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'restart_test', verbose: false });
+  await migrate(own.url, { quiet: true });
+  process.env.DATABASE_URL = own.url;
+  await disconnectDb(); // this process's clients now connect to the file's own server
+  const port = await freePort();
+  server = await startNext({ port, databaseUrl: own.url, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
+  process.env.TEST_BASE_URL = server.baseUrl;
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await disconnectDb();
+  await own?.stop();
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  Object.assign(process.env, laneEnv);
+}, 120_000);
+
+async function theServer(): Promise<{ dataDir: string; port: number }> {
+  const url = new URL(own!.url);
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
@@ -31,8 +59,7 @@ async function theRunsServer(): Promise<{ dataDir: string; port: number }> {
 }
 
 async function restartDatabase(whileDown: () => Promise<void> = async () => {}): Promise<void> {
-  const { dataDir, port } = await theRunsServer();
-  if (process.env.TEST_DATABASE_URL) throw new Error('restart tests need the run’s own embedded PostgreSQL (unset TEST_DATABASE_URL)');
+  const { dataDir, port } = await theServer();
   await restartEmbeddedServer(dataDir, port, whileDown);
 }
 
