@@ -183,7 +183,16 @@ async function main() {
     const workerEnv = { ...webEnv, WORKER_STALE_AFTER_SECONDS: String(STALE_AFTER), WORKER_CONCURRENCY: '32', WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,15,30,60' };
     const workers: Supervisor[] = Array.from({ length: WORKERS }, () =>
       superviseWorker({
-        start: () => startWorker({ databaseUrl: database.url, env: workerEnv, stdio: 'pipe' }),
+        start: async () => {
+          const worker = await startWorker({ databaseUrl: database.url, env: workerEnv, stdio: 'pipe' });
+          // Why a worker died on its own: its last error lines.
+          void worker.exited.then((code) => {
+            if (code === 0 || code === 128 || stopping) return;
+            const lines = worker.output().split('\n').filter((line) => /"level":"error"|Error|error/.test(line));
+            log(`worker exited (${code}); its last errors:\n  ${lines.slice(-5).join('\n  ')}`);
+          });
+          return worker;
+        },
         stopping: () => stopping,
         log,
         initialDelayMs: 500,
