@@ -273,7 +273,7 @@ async function main() {
     const lostInvoices = [...seen.created.values()].filter((id) => !stored.has(id)).length;
     const wrongStatus = [...seen.status].filter(([id, status]) => stored.has(id) && stored.get(id) !== status).length;
     const { rows: transitions } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT snapshot->>0, type FROM events WHERE workspace_id = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
+      `SELECT count(*)::int AS n FROM (SELECT COALESCE(snapshot->>'id', snapshot->>0), type FROM events WHERE workspace_id = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
       [workspace.id],
     );
     const lostEvents = (await missing()).length;

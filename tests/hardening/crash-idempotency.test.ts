@@ -121,7 +121,7 @@ describe('a crash between the effect and the answer', () => {
     expect(retry.json.status).toBe('paid');
     const invoice = await db().invoice.findUniqueOrThrow({ where: { id } });
     expect(retry.json.payment.tx_hash).toBe(invoice.paymentTxHash);
-    const events = await admin.query(`SELECT 1 FROM events WHERE type = 'invoice.paid' AND snapshot->>0 = $1`, [id]);
+    const events = await admin.query(`SELECT 1 FROM events WHERE type = 'invoice.paid' AND snapshot->>'id' = $1`, [id]);
     expect(events.rowCount).toBe(1);
   }, 120_000);
 
