@@ -68,6 +68,8 @@ const EnvSchema = z.object({
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'WEBHOOK_RETRY_SCHEDULE is comma-separated seconds, e.g. 5,300,1800')
     .default('5,300,1800,7200,18000,36000,50400,72000,86400')
     .transform((value) => value.split(',').map((entry) => Number(entry.trim()))),
+  // GET /metrics (docs/operations.md): off (404) unless set; then scrapers send `Authorization: Bearer <token>`.
+  METRICS_TOKEN: z.string().trim().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),

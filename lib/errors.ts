@@ -132,7 +132,7 @@ export const ERROR_CATALOGUE = {
   },
   idempotency_key_in_use: {
     status: 409, title: 'Idempotency key in use', api: true,
-    meaning: 'A request with the same Idempotency-Key is still being processed.',
+    meaning: 'Requests with the same Idempotency-Key kept racing each other and this one could not settle (rare).',
     action: 'Retry shortly with the same key: you will get the first request\'s response.',
   },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
