@@ -64,12 +64,15 @@ export async function payTronUri(
   return { txid: hash.slice(2), blockNumber: receipt.blockNumber, status: receipt.status };
 }
 
-/** Mines `blocks` blocks at once (hardhat_mine). */
+/**
+ * Mines `blocks` blocks at once (hardhat_mine), all at the current time: a block time ahead of the clock would
+ * make the app see payments after their invoices expired.
+ */
 export async function mineTron(evmUrl: string, blocks: number): Promise<void> {
   const response = await fetch(evmUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [`0x${blocks.toString(16)}`] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [`0x${blocks.toString(16)}`, '0x0'] }),
   });
   const body = (await response.json()) as { error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
