@@ -64,7 +64,8 @@ async function start(argv: string[]) {
     );
     return;
   }
-  const settings = { ...tronChainSettings(tron), CONFIRMATIONS_TRON: '3' };
+  // No CONFIRMATIONS_TRON: the façade answers `finalized` (head − 19), which the watcher follows as on TRON.
+  const settings = tronChainSettings(tron);
   console.log(`Local Tron chain: TRON JSON-RPC on ${tron.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`);
   console.log('A simulation of TRON\'s JSON-RPC over a local EVM engine (no TRON node runs offline): docs/settlement.md says what it models.');
   console.log(`Rules: no pending/safe tags, at most ${TRON_RULES.maxBlockRange} blocks per eth_getLogs, hex addresses in filters, finalized = head − ${TRON_RULES.finalizedDepth}.`);
