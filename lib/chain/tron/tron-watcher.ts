@@ -26,7 +26,7 @@ export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
 /** TRON refuses eth_getLogs over more blocks than this (maxBlockRange, -32602 "exceed max block range"). */
 export const TRON_MAX_LOG_RANGE = 5000;
 
-/** The currencies offered on tron (SPEC §3.4): TRC-20 tokens only, TRX itself is not a payment asset here. */
+/** The currencies offered on tron (docs/api.md): TRC-20 tokens only, TRX itself is not a payment asset here. */
 const TRC20_CURRENCIES = (Object.keys(CURRENCY_RULES) as Currency[]).filter((currency) => currency !== 'ETH' && currency !== 'BTC' && CURRENCY_RULES[currency].networks.includes('tron'));
 
 export interface TronWatcherOptions {
