@@ -216,6 +216,8 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
       });
     expect(ranges.length).toBeGreaterThanOrEqual(2);
     expect(Math.max(...ranges)).toBeLessThanOrEqual(5000);
+    // O(1) requests per range, none per block: the whole pass over 6,000 blocks is a handful of requests.
+    expect(facade.calls.length - before).toBeLessThanOrEqual(6 + 3 * ranges.length);
     // The first is 6,000 blocks deep, final in the same pass; the second was just included.
     expect(await read(account.secret, first.id)).toMatchObject({ status: 'paid', payment: { tx_hash: a } });
     expect((await read(account.secret, second.id)).status).toBe('processing');
