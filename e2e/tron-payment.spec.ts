@@ -81,7 +81,7 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   expect(invoice.payment_uri).toMatch(new RegExp(`^tron:${wallet}\\?token=T[1-9A-HJ-NP-Za-km-z]{33}&amount=${invoice.pay_amount.replace('.', '\\.')}$`));
 
   // The payer's page: address and amount to copy, and a QR of the address alone (what Tron wallets scan).
-  const payer = await (await browser.newContext()).newPage();
+  const payer = await (await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })).newPage();
   await payer.goto(new URL(invoice.hosted_url).pathname);
   await expect(payer.getByTestId('status')).toContainText('Awaiting payment');
   await expect(payer.getByTestId('network')).toHaveText('Tron (TRC-20)');
@@ -92,6 +92,13 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   const shown = await payer.getByTestId('qr').locator('svg path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
   expect(shown).toEqual([...expected.matchAll(/ d="([^"]+)"/g)].map((m) => m[1]));
   await expect(payer.getByTestId('tron-note')).toContainText('address only');
+  // Keyboard only, as a payer copying into a Tron wallet: Tab to each copy button, Enter, the clipboard holds it.
+  for (const [name, value] of [['Copy amount', invoice.pay_amount], ['Copy address', wallet]] as const) {
+    for (let i = 0; i < 12 && !(await payer.getByRole('button', { name }).evaluate((el) => el === document.activeElement)); i++) await payer.keyboard.press('Tab');
+    await expect(payer.getByRole('button', { name })).toBeFocused();
+    await payer.keyboard.press('Enter');
+    await expect.poll(() => payer.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  }
   await expectNoSeriousAxeViolations(payer, 'the Tron hosted page');
   for (const width of [1280, 375]) {
     await payer.setViewportSize({ width, height: 900 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TronRpc, TronRpcError } from '@/lib/chain/tron/rpc';
 import { startTronFacade, TRON_RULES, type TronFacade } from '../../scripts/chain/tron-facade';
 import { mineTron } from '../../scripts/chain/tron-local';
-import { chain, tron } from '../support/tron';
+import { chain, skipEvmCursorToHead, tron } from '../support/tron';
 
 // The façade's rules, each as TRON's /jsonrpc documents it (tronprotocol/documentation-en docs/api/json-rpc/),
 // against the suite's real local node: a watcher that passes these tests cannot lean on what TRON refuses.
@@ -16,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await facade.close();
+  await skipEvmCursorToHead();
 });
 
 async function rpc(method: string, params: unknown[] = []) {

@@ -10,7 +10,7 @@ import { mineTron } from '../../scripts/chain/tron-local';
 import type { TronFacade } from '../../scripts/chain/tron-facade';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
-import { chain, freshTronAddress, mineToFinality, ownFacade, payTron, testClient, tron, tronWatcher } from '../support/tron';
+import { chain, freshTronAddress, mineToFinality, ownFacade, payTron, skipEvmCursorToHead, testClient, tron, tronWatcher } from '../support/tron';
 
 // Live USDT (TRC-20) on tron against the suite's local node behind the TRON JSON-RPC façade, with real
 // PostgreSQL: the server under test creates invoices (it watches tron through the global façade); the watcher
@@ -226,10 +226,7 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     expect(await read(account.secret, first.id)).toMatchObject({ status: 'paid', payment: { tx_hash: a } });
     expect(await read(account.secret, second.id)).toMatchObject({ status: 'paid', payment: { tx_hash: b } });
     expectOnlyTronBehaviour();
-    // The EVM watcher of later test files reads every block: spare it the 6,000 empty ones mined here (they hold
-    // transfers to this test's Tron wallet only, none to an ethereum wallet).
-    const head = (await testClient.request({ method: 'eth_getBlockByNumber' as never, params: ['latest', false] as never })) as unknown as { number: string; hash: string };
-    await db().chainCursor.updateMany({ where: { network: 'ethereum' }, data: { lastBlock: BigInt(head.number), lastBlockHash: head.hash } });
+    await skipEvmCursorToHead();
   });
 
   it('the watcher filters on the configured contract in hex and converts addresses back to base58', async () => {
