@@ -100,11 +100,11 @@ const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/;
  * The TRON rules of a block parameter: `pending` and `safe` refused (-32602 TAG … not supported), `finalized`
  * answered with the solidified block (head − 19), numbers as hex only.
  */
-async function resolveBlock(url: string, value: unknown, fallback: 'latest' = 'latest'): Promise<string> {
-  const tag = value === undefined || value === null ? fallback : value;
+async function resolveBlock(url: string, value: unknown, finalizedTag: boolean): Promise<string> {
+  const tag = value === undefined || value === null ? 'latest' : value;
   if (tag === 'pending' || tag === 'safe') throw new Refusal(-32602, `TAG ${tag} not supported`);
   if (tag === 'latest' || tag === 'earliest') return tag;
-  if (tag === 'finalized') {
+  if (tag === 'finalized' && finalizedTag) {
     const head = BigInt((await upstream(url, 'eth_blockNumber', [])) as string);
     const solid = head > BigInt(TRON_RULES.finalizedDepth) ? head - BigInt(TRON_RULES.finalizedDepth) : 0n;
     return `0x${solid.toString(16)}`;
@@ -127,7 +127,7 @@ function filterAddress(value: unknown, index: number): string {
   return `0x${match[1]!.toLowerCase()}`;
 }
 
-async function getLogs(url: string, params: unknown[]): Promise<unknown> {
+async function getLogs(url: string, params: unknown[], finalizedTag: boolean): Promise<unknown> {
   const filter = (params[0] ?? {}) as { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown; address?: unknown; topics?: unknown };
   const forwarded: Record<string, unknown> = {};
   if (filter.blockHash !== undefined && filter.blockHash !== null) {
@@ -137,8 +137,8 @@ async function getLogs(url: string, params: unknown[]): Promise<unknown> {
     if (typeof filter.blockHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(filter.blockHash)) throw new Refusal(-32602, 'invalid hash value');
     forwarded.blockHash = filter.blockHash;
   } else {
-    const from = await resolveBlock(url, filter.fromBlock);
-    const to = await resolveBlock(url, filter.toBlock);
+    const from = await resolveBlock(url, filter.fromBlock, finalizedTag);
+    const to = await resolveBlock(url, filter.toBlock, finalizedTag);
     const fromNumber = await blockNumberOf(url, from);
     const toNumber = await blockNumberOf(url, to);
     if (fromNumber > toNumber) throw new Refusal(-32602, 'please verify: fromBlock <= toBlock');
@@ -166,7 +166,7 @@ async function getLogs(url: string, params: unknown[]): Promise<unknown> {
   return logs.map((log) => ({ ...log, blockTimestamp: times.get(String(log.blockNumber)) ?? '0x0' }));
 }
 
-async function answer(url: string, request: RpcRequest, record: (call: FacadeCall, refusal?: FacadeRefusal) => void) {
+async function answer(url: string, finalizedTag: boolean, request: RpcRequest, record: (call: FacadeCall, refusal?: FacadeRefusal) => void) {
   const id = request.id ?? null;
   const method = typeof request.method === 'string' ? request.method : '';
   const params = Array.isArray(request.params) ? request.params : [];
@@ -175,8 +175,8 @@ async function answer(url: string, request: RpcRequest, record: (call: FacadeCal
     if (!method) throw new Refusal(-32600, 'invalid request');
     if (method === 'eth_accounts') result = [];
     else if (!FORWARDED.has(method)) throw new Refusal(-32601, `the method ${method} does not exist/is not available`);
-    else if (method === 'eth_getLogs') result = await getLogs(url, params);
-    else if (BLOCK_PARAM_FIRST.has(method)) result = await upstream(url, method, [await resolveBlock(url, params[0]), ...params.slice(1)]);
+    else if (method === 'eth_getLogs') result = await getLogs(url, params, finalizedTag);
+    else if (BLOCK_PARAM_FIRST.has(method)) result = await upstream(url, method, [await resolveBlock(url, params[0], finalizedTag), ...params.slice(1)]);
     else if (method in LATEST_ONLY) {
       const at = params[LATEST_ONLY[method]!];
       if (at !== undefined && at !== 'latest') {
@@ -194,8 +194,13 @@ async function answer(url: string, request: RpcRequest, record: (call: FacadeCal
   }
 }
 
-/** Starts the façade on host:port (0 = a free port) over the EVM node at `upstreamUrl`. */
-export async function startTronFacade(options: { upstreamUrl: string; port?: number; host?: string }): Promise<TronFacade> {
+/**
+ * Starts the façade on host:port (0 = a free port) over the EVM node at `upstreamUrl`. `finalizedTag: false`
+ * models a java-tron older than the `finalized` tag (it answers -32602 "invalid block number"), for the watcher's
+ * CONFIRMATIONS_TRON fallback.
+ */
+export async function startTronFacade(options: { upstreamUrl: string; port?: number; host?: string; finalizedTag?: boolean }): Promise<TronFacade> {
+  const finalizedTag = options.finalizedTag ?? true;
   const calls: FacadeCall[] = [];
   const refusals: FacadeRefusal[] = [];
   const record = (call: FacadeCall, refusal?: FacadeRefusal) => {
@@ -231,8 +236,8 @@ export async function startTronFacade(options: { upstreamUrl: string; port?: num
         reply =
           body.length > TRON_RULES.maxBatchSize
             ? { jsonrpc: '2.0', id: null, error: { code: -32005, message: `batch size exceeds ${TRON_RULES.maxBatchSize}` } }
-            : await Promise.all(body.map((request) => answer(options.upstreamUrl, request, record)));
-      } else reply = await answer(options.upstreamUrl, body, record);
+            : await Promise.all(body.map((request) => answer(options.upstreamUrl, finalizedTag, request, record)));
+      } else reply = await answer(options.upstreamUrl, finalizedTag, body, record);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
   });

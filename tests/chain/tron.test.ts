@@ -7,7 +7,7 @@ import { setWallet } from '@/lib/wallets/wallets';
 import { listUnmatchedPayments } from '@/lib/chain/unmatched';
 import { DEV_ACCOUNTS, deployMockToken } from '../../scripts/chain/local-chain';
 import { mineTron } from '../../scripts/chain/tron-local';
-import type { TronFacade } from '../../scripts/chain/tron-facade';
+import { startTronFacade, type TronFacade } from '../../scripts/chain/tron-facade';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 import { chain, freshTronAddress, mineToFinality, ownFacade, payTron, skipEvmCursorToHead, testClient, tron, tronWatcher } from '../support/tron';
@@ -102,6 +102,29 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     expect(paid.payments[0]).toMatchObject({ status: 'confirmed', confirmed_at: expect.any(String) });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
     expectOnlyTronBehaviour();
+  });
+
+  it('a node without the finalized tag: final at CONFIRMATIONS_TRON (19, the payment\'s block counting as the first)', async () => {
+    const older = await startTronFacade({ upstreamUrl: chain.rpcUrl, finalizedTag: false });
+    try {
+      const account = await liveTronAccount();
+      const invoice = await createInvoice(account.secret);
+      const logged: string[] = [];
+      const w = tronWatcher(older, { log: (entry) => logged.push(entry.event) });
+      await w.tick();
+      const txid = await payTron(invoice.payment_uri);
+      await mineTron(chain.rpcUrl, 17); // 18 confirmations
+      await w.tick();
+      expect((await read(account.secret, invoice.id)).status).toBe('processing');
+      expect(logged).toContain('tron_no_finalized_tag');
+      await mineTron(chain.rpcUrl, 1); // 19
+      await w.tick();
+      expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment: { tx_hash: txid } });
+      // The one refused request is the probe of the tag, answered as an older java-tron does.
+      expect(older.refusals).toEqual([expect.objectContaining({ method: 'eth_getBlockByNumber', code: -32602, message: 'invalid block number' })]);
+    } finally {
+      await older.close();
+    }
   });
 
   it('a wrong amount stays unmatched; a look-alike TRC-20 contract is ignored', async () => {
