@@ -158,11 +158,9 @@ async function getLogs(url: string, params: unknown[], finalizedTag: boolean): P
   const logs = (await upstream(url, 'eth_getLogs', [forwarded])) as Array<Record<string, unknown>>;
   if (logs.length > TRON_RULES.maxResults) throw new Refusal(-32005, `query returned more than ${TRON_RULES.maxResults} results`);
   // TRON's logs carry their block's timestamp (seconds).
-  const times = new Map<string, string>();
-  for (const number of new Set(logs.map((log) => String(log.blockNumber)))) {
-    const block = (await upstream(url, 'eth_getBlockByNumber', [number, false])) as { timestamp: string } | null;
-    if (block) times.set(number, block.timestamp);
-  }
+  const numbers = [...new Set(logs.map((log) => String(log.blockNumber)))];
+  const blocks = (await Promise.all(numbers.map((number) => upstream(url, 'eth_getBlockByNumber', [number, false])))) as Array<{ timestamp: string } | null>;
+  const times = new Map(numbers.flatMap((number, i) => (blocks[i] ? [[number, blocks[i].timestamp] as const] : [])));
   return logs.map((log) => ({ ...log, blockTimestamp: times.get(String(log.blockNumber)) ?? '0x0' }));
 }
 

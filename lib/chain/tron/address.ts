@@ -40,14 +40,26 @@ function accountBytes(value: string): Uint8Array {
   return payload;
 }
 
+// The watcher converts the same few addresses (wallets, senders) over and over: each conversion is two SHA-256,
+// so results are remembered, up to a bound.
+const MEMO_LIMIT = 50_000;
+const base58Memo = new Map<string, string>();
+const hexMemo = new Map<string, `0x${string}`>();
+
+function remember<T>(memo: Map<string, T>, key: string, value: T): T {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
 /** Base58check (`T…`) of any accepted form: what is stored, shown and matched. */
 export function tronToBase58(value: string): string {
-  return b58c.encode(accountBytes(value));
+  return base58Memo.get(value) ?? remember(base58Memo, value, b58c.encode(accountBytes(value)));
 }
 
 /** `0x` + 40 lower-case hex: the form TRON's JSON-RPC takes in filters and returns in logs. */
 export function tronToHex(value: string): `0x${string}` {
-  return `0x${toHex(accountBytes(value).slice(1))}`;
+  return hexMemo.get(value) ?? remember(hexMemo, value, `0x${toHex(accountBytes(value).slice(1))}` as `0x${string}`);
 }
 
 /** True when `value` is a Tron address in one of the accepted forms. */

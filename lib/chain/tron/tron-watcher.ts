@@ -156,16 +156,17 @@ export class TronWatcher implements ChainWatcher {
     const logs = await this.transferLogs(from, to);
     const after = await this.hashOf(to);
     if (before !== after) throw new Error(`tron: block ${to} changed while blocks ${from}..${to} were read`);
-    const wallets = await tronWalletAddresses();
+    // Recipients are matched in hex (the log's own form): no conversion for the many transfers to other accounts.
+    const wallets = new Map([...(await tronWalletAddresses())].map((address) => [tronToHex(address).slice(2), address]));
     const times = new Map<bigint, number>();
     const transfers: Transfer[] = [];
     for (const log of logs) {
       const currency = this.tokens.get(log.address);
       if (!currency || log.removed || log.topics[0] !== TRANSFER_TOPIC || log.topics.length !== 3) continue;
-      const to_ = topicAddress(log.topics[2]!);
+      const to_ = wallets.get(log.topics[2]!.slice(-40));
       const value = BigInt(log.data === '0x' ? 0 : log.data);
       // Zero-value transfers are address-poisoning spam, never a payment.
-      if (!wallets.has(to_) || value === 0n) continue;
+      if (!to_ || value === 0n) continue;
       if (log.blockNumber === to && log.blockHash !== after) throw new Error(`tron: block ${to} changed while being read`);
       let time = log.blockTimestamp ?? times.get(log.blockNumber);
       if (time === undefined) {
