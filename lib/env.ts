@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { isTronAddress } from './chain/tron/address';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 // Optional settings whose default lives with their rule (lib/chain/networks.ts); kept as strings here.
 const optionalText = z.string().trim().optional();
 const optionalCount = z.string().trim().regex(/^(\d+)?$/, 'must be a whole number').optional();
 const evmAddress = z.string().trim().regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)').optional();
+const tronAddress = z.string().trim().refine((value) => value === '' || isTronAddress(value), 'must be a Tron address (T… base58 or 41… hex)').optional();
 
 /**
  * Configuration, parsed once from the process environment. Every value has a default so that
@@ -89,6 +91,17 @@ const EnvSchema = z.object({
   TOKEN_USDT_POLYGON: evmAddress,
   TOKEN_USDC_POLYGON: evmAddress,
   TOKEN_USDC_BASE: evmAddress,
+  // Tron (lib/chain/tron): TRON's JSON-RPC (/jsonrpc); RPC_HEADERS_TRON = `Name: value` pairs separated by `;`
+  // for providers that want a key (TronGrid: TRON-PRO-API-KEY), sent with every request and never logged.
+  RPC_URL_TRON: optionalText,
+  RPC_HEADERS_TRON: z
+    .string()
+    .trim()
+    .regex(/^([A-Za-z0-9-]+\s*:[^;\r\n]*)?(\s*;\s*[A-Za-z0-9-]+\s*:[^;\r\n]*)*\s*;?$/, 'RPC_HEADERS_TRON is `Name: value` pairs separated by ;')
+    .optional(),
+  CHAIN_ID_TRON: optionalCount,
+  CONFIRMATIONS_TRON: optionalCount,
+  TOKEN_USDT_TRON: tronAddress,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -35,9 +35,10 @@ const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and 
 export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date(), claim: IdempotencyClaim | null = null) {
   const network = body.network;
   if (scope.environment === 'live' && !isWatched(network)) {
-    const reason = isEvmNetwork(network)
-      ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
-      : `${network} is not watched yet (live settlement covers ethereum, polygon and base)`;
+    const reason =
+      isEvmNetwork(network) || network === 'tron'
+        ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
+        : `${network} is not watched yet (live settlement covers ethereum, polygon, base and tron)`;
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
   const invoice: NewInvoice = {

@@ -2,6 +2,8 @@
 //   starts a local EVM node with mock USDT and USDC (6 decimals) and prints the settings that point the app at it.
 // npm run chain -- pay <payment_uri> [--rpc http://127.0.0.1:8545]
 //   pays an invoice's payment_uri from the node's funded development account.
+// npm run chain -- --network tron [pay <payment_uri> | mine <N>]
+//   the local Tron chain: the EVM node behind a TRON JSON-RPC façade (scripts/chain/tron-cli.ts).
 // npm run chain -- receiver [--port 4443]
 //   a local https webhook receiver for live endpoints (scripts/chain/receiver.ts).
 import { parseArgs } from 'node:util';
@@ -9,6 +11,7 @@ import { createPublicClient, getAddress, http } from 'viem';
 import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
+import { isTronInvocation, runTronCli } from './tron-cli';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 type LocalNetwork = (typeof NETWORKS)[number];
@@ -94,7 +97,8 @@ async function receiver(argv: string[]) {
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  if (command === 'pay') await pay(rest);
+  if (isTronInvocation(process.argv.slice(2))) await runTronCli(process.argv.slice(2));
+  else if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
   else await start(process.argv.slice(2));
 }
