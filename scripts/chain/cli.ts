@@ -4,6 +4,8 @@
 //   pays an invoice's payment_uri from the node's funded development account.
 // npm run chain -- set-rate ETH/USD 2500.12 [--rpc http://127.0.0.1:8545]
 //   changes a mock price feed (scripts/chain/set-rate.ts).
+// npm run chain -- --network tron [pay <payment_uri> | mine <N>]
+//   the local Tron chain: the EVM node behind a TRON JSON-RPC façade (scripts/chain/tron-cli.ts).
 // npm run chain -- receiver [--port 4443]
 //   a local https webhook receiver for live endpoints (scripts/chain/receiver.ts).
 import { parseArgs } from 'node:util';
@@ -12,6 +14,7 @@ import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
 import { describeRateFeeds, setRateCommand } from './set-rate';
+import { isTronInvocation, runTronCli } from './tron-cli';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 type LocalNetwork = (typeof NETWORKS)[number];
@@ -100,7 +103,8 @@ async function receiver(argv: string[]) {
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  if (command === 'pay') await pay(rest);
+  if (isTronInvocation(process.argv.slice(2))) await runTronCli(process.argv.slice(2));
+  else if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
   else if (command === 'set-rate') await setRateCommand(rest, fail);
   else await start(process.argv.slice(2));
