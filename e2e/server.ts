@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { chainSettings, startLocalChain, type LocalChain } from '../scripts/chain/local-chain';
+import { startLocalTron, tronChainSettings } from '../scripts/chain/tron-local';
 import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
 import { ensureDevCertificate } from '../scripts/dev-tls';
 import { migrate } from '../scripts/db/migrate';
@@ -97,8 +98,10 @@ async function main() {
   await ensureBuild({ stdio: 'stderr' });
   chain = await startLocalChain({ port: chainPort });
   // Both processes see the chain as ethereum, with 3 confirmations (the tests mine them).
-  const chainEnv = { ...chainSettings(chain, 'ethereum'), CONFIRMATIONS_ETHEREUM: '3' };
-  log(`local chain on ${chain.rpcUrl}`);
+  // The same chain behind the TRON JSON-RPC façade is tron (finality: the façade's finalized block, head − 19).
+  const tron = await startLocalTron(chain, { port: Number(process.env.E2E_TRON_PORT) || 0 });
+  const chainEnv = { ...chainSettings(chain, 'ethereum'), CONFIRMATIONS_ETHEREUM: '3', ...tronChainSettings(tron) };
+  log(`local chain on ${chain.rpcUrl}, TRON façade on ${tron.rpcUrl}`);
   const certificate = ensureDevCertificate(tlsDir);
   // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.

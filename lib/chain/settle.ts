@@ -9,6 +9,7 @@ import {
   transitionWhere,
 } from '../invoices/transition-sql';
 import { recordSettlementInvoiceEvents, recordSettlementOutcomeEvents, recordUnmatchedPaymentEvents } from './events';
+import { tolerancePercentSql } from '../workspaces/payment-tolerance';
 
 /**
  * Settlement state changes (docs/settlement.md). Each runs in one transaction with the events it reports, so a change is
@@ -178,7 +179,7 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
       const settled = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number }>>(
         `WITH credit AS (
            SELECT i.id, o.n, p.tx_hash, i.amount_received + p.amount AS total,
-                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + p.amount', tolerancePercent: '$3::numeric' })} AS outcome
+                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + p.amount', tolerancePercent: tolerancePercentSql('i.') })} AS outcome
              FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id JOIN invoices i ON i.id = p.invoice_id
             WHERE ${transitionWhere('confirm', { invoice: 'i.' })}
             FOR UPDATE OF i),
@@ -190,8 +191,6 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
          SELECT id, outcome FROM settled ORDER BY n`,
         matched,
         now,
-        // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
-        '0',
       );
       await recordSettlementOutcomeEvents(tx, settled, now);
       const late = await tx.$queryRawUnsafe<Array<{ id: string }>>(

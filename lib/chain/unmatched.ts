@@ -4,6 +4,7 @@ import { formatAmount } from '../invoices/serialize';
 import { INVOICE_TRANSITIONS } from '../invoices/state';
 import { settlementAssignments, settlementOutcomeSql, transitionWhere } from '../invoices/transition-sql';
 import { recordSettlementOutcomeEvents } from './events';
+import { tolerancePercentSql } from '../workspaces/payment-tolerance';
 
 /** A confirmed transfer to one of the workspace's wallets that matched no invoice (docs/settlement.md). */
 export interface UnmatchedPayment {
@@ -77,7 +78,7 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     const updated = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number; status: string; payment_exception: string | null }>>(
       `WITH credit AS (
          SELECT i.id, ${total} AS total, $4::text AS tx_hash,
-                ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: '$5::numeric' })} AS outcome
+                ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: tolerancePercentSql('i.') })} AS outcome
            FROM invoices i WHERE i.id = $1 AND ${transitionWhere('attach', { invoice: 'i.' })})
        UPDATE invoices i SET has_payments = true,
               ${settlementAssignments({ outcome: 'c.outcome', total: 'c.total', txHash: 'c.tx_hash', now: '$3::timestamptz' })}
@@ -88,8 +89,6 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
       payment.amount,
       now,
       payment.tx_hash,
-      // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
-      '0',
     );
     const result = updated[0]!;
     await recordSettlementOutcomeEvents(tx, [result], now);

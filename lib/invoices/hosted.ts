@@ -1,11 +1,13 @@
 import { meteringSql, runStatement } from '../db';
 import { confirmations, isEvmNetwork } from '../chain/networks';
+import { tronConfirmations } from '../chain/tron/settings';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import { toInvoiceResource } from './serialize';
 import type { InvoiceStatus } from './state';
+import type { PriceCurrency } from '../rates/feeds';
 
 /**
  * The hosted payment page's reads (docs/hosted-page.md). The token is the only key: whoever holds the link sees this one
@@ -43,6 +45,8 @@ export interface HostedInvoice extends HostedStatus {
   payAmount: string;
   payAddress: string;
   paymentUri: string;
+  /** Priced in fiat (docs/rates.md): the price and the rate locked for the invoice's life; null otherwise. */
+  price: { amount: string; currency: PriceCurrency; rate: string; rateAt: string } | null;
 }
 
 type Row = { invoice: InvoiceSnapshot; workspace_id: string; workspace_name: string };
@@ -65,7 +69,7 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   if (!row) return null;
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
   const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
-  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : null;
+  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : invoice.network === 'tron' ? tronConfirmations() : null;
   return {
     status: invoice.status,
     confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,
@@ -82,6 +86,10 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     payAmount: invoice.pay_amount,
     payAddress: invoice.pay_address,
     paymentUri: invoice.payment_uri,
+    price:
+      invoice.price_amount !== null && invoice.price_currency !== null && invoice.rate !== null && invoice.rate_at !== null
+        ? { amount: invoice.price_amount, currency: invoice.price_currency, rate: invoice.rate, rateAt: invoice.rate_at }
+        : null,
   };
 }
 

@@ -20,6 +20,7 @@ import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } 
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext } from '../../scripts/next-app';
 import { chainSettings, startLocalChain } from '../../scripts/chain/local-chain';
+import { startLocalTron, tronChainSettings } from '../../scripts/chain/tron-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,6 +34,8 @@ export interface TestLane {
   TEST_BASE_URL: string;
   DATABASE_URL: string;
   TEST_CHAIN: TestChain;
+  /** The same chain behind the TRON JSON-RPC façade, watched as `tron` (base58 addresses). */
+  TEST_TRON: { rpcUrl: string; chainId: number; tokens: { USDT: string } };
 }
 
 /** How many test files run at once (vitest's maxWorkers reads the same variable, vitest.config.ts). */
@@ -163,18 +166,21 @@ export default async function setup(project: TestProject) {
     t = Date.now();
     const lanes = await Promise.all(
       databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
-        // A local EVM chain that this lane's server watches as `ethereum`; no other network is watched, so live
-        // invoices elsewhere answer network_not_watched.
+        // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`); no
+        // other network is watched, so live invoices elsewhere answer network_not_watched.
         const localChain = await startLocalChain({ port: await freePort() });
         children.push(localChain);
         cleanups.push(() => localChain.stop());
+        // The same node behind the TRON JSON-RPC façade is the lane server's `tron` network.
+        const localTron = await startLocalTron(localChain);
+        cleanups.push(() => localTron.facade.close());
         const port = await freePort();
         const server = await startNext({
           port,
           databaseUrl,
           stdio: 'pipe',
           publicUrl: `http://127.0.0.1:${port}`,
-          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) },
+          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS), ...tronChainSettings(localTron) },
         });
         children.push(server);
         cleanups.push(() => server.stop());
@@ -182,6 +188,7 @@ export default async function setup(project: TestProject) {
           TEST_BASE_URL: server.baseUrl,
           DATABASE_URL: databaseUrl,
           TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
+          TEST_TRON: { rpcUrl: localTron.rpcUrl, chainId: localTron.chainId, tokens: localTron.tokens },
         };
       }),
     );

@@ -7,13 +7,13 @@ import { withWorkspace } from '@/lib/portal/action';
 import { portalActor } from '@/lib/portal/actor';
 import { removeWallet, setWallet, SetWalletInput } from '@/lib/wallets/wallets';
 
-export const saveWallet = withWorkspace(SetWalletInput, async (ctx, input) => {
+export const saveWallet = withWorkspace({ permission: 'wallets.manage' }, SetWalletInput, async (ctx, input) => {
   const wallet = await setWallet(ctx.workspace.id, input, await portalActor(ctx));
   revalidatePath('/wallets');
   return { network: wallet.network, address: wallet.address };
 });
 
-export const deleteWallet = withWorkspace(z.object({ network: z.enum(NETWORKS) }), async (ctx, input) => {
+export const deleteWallet = withWorkspace({ permission: 'wallets.manage' }, z.object({ network: z.enum(NETWORKS) }), async (ctx, input) => {
   await removeWallet(ctx.workspace.id, input.network, await portalActor(ctx));
   revalidatePath('/wallets');
   return { network: input.network };

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Card, PageHeader } from '@/components/ui';
 import { CURRENCIES, CURRENCY_RULES, NETWORK_FAMILY, NETWORKS, type Network } from '@/lib/invoices/currencies';
 import { STEP_UP_WINDOW_SECONDS } from '@/lib/auth/step-up';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { listWallets } from '@/lib/wallets/wallets';
 import { WalletForm } from './wallet-form';
 
@@ -16,7 +16,7 @@ const HINTS = {
 } as const;
 
 export default async function WalletsPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/wallets');
   const wallets = new Map((await listWallets(workspace.id)).map((w) => [w.network, w.address]));
   return (
     <>

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import QRCode from 'qrcode';
 import { CopyButton } from '@/components/copy-button';
+import { LocalTime } from '@/components/local-time';
+import { formatFiat } from '@/lib/rates/format';
 import { hostedInvoice } from '@/lib/invoices/hosted';
 import { PayStatus } from './pay-status';
 
@@ -28,7 +30,10 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const test = invoice.environment === 'test';
   // Closed invoices send no payment details at all (not even inside the client component's props).
   const payable = invoice.status === 'pending' || invoice.status === 'processing';
-  const qr = payable ? await QRCode.toString(invoice.paymentUri, QR_OPTIONS) : '';
+  // Tron has no payment-request standard: TronLink and Trust Wallet scan a bare address (docs/settlement.md).
+  const tron = invoice.network === 'tron';
+  const qrText = tron ? invoice.payAddress : invoice.paymentUri;
+  const qr = payable ? await QRCode.toString(qrText, QR_OPTIONS) : '';
   return (
     <main className="mx-auto w-full max-w-lg px-4 py-8">
       {test ? (
@@ -43,6 +48,16 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         <h1 className="mt-1 text-2xl font-bold" data-testid="amount">
           {invoice.amount} {invoice.currency}
         </h1>
+        {invoice.price ? (
+          <p className="mt-1 text-slate-800" data-testid="price">
+            <span className="font-semibold">{formatFiat(invoice.price.amount, invoice.price.currency)}</span> = {invoice.amount} {invoice.currency}
+            {payable ? (
+              <>
+                , rate locked until <LocalTime value={invoice.expires_at} />
+              </>
+            ) : null}
+          </p>
+        ) : null}
         {invoice.description ? <p className="mt-1 break-words text-slate-700" data-testid="description">{invoice.description}</p> : null}
         <p className="mt-1 text-sm text-slate-700">
           on <span data-testid="network">{invoice.networkName}</span>
@@ -84,13 +99,21 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             </div>
             <div
               role="img"
-              aria-label={`QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
+              aria-label={tron ? `QR code of the address ${invoice.payAddress}` : `QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
               className="mx-auto w-56 max-w-full bg-white"
               data-testid="qr"
               data-payment-uri={invoice.paymentUri}
+              data-qr-text={qrText}
               // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
               dangerouslySetInnerHTML={{ __html: qr }}
             />
+            {tron ? (
+              <p className="text-sm text-slate-700" data-testid="tron-note">
+                The QR code holds the address only: Tron wallets (TronLink, Trust Wallet) do not read an amount from it. Choose USDT
+                (TRC-20) in your wallet, scan or paste the address, then copy the exact amount above. The transfer needs energy
+                or some TRX for its fee.
+              </p>
+            ) : null}
           </section>
           ) : null}
         </PayStatus>
