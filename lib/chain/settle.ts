@@ -298,3 +298,32 @@ export async function watchedAddresses(network: string): Promise<Set<string>> {
   const rows = await db().$queryRaw<Array<{ address: string }>>`SELECT DISTINCT lower(address) AS address FROM wallets WHERE network = ${network}`;
   return new Set(rows.map((row) => row.address));
 }
+
+/** What re-reading a pending payment on the canonical chain found (each watcher reads; the rule below acts). */
+export type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
+
+/**
+ * Acts on re-read payments, the same for every chain family: gone → reverted, moved → followed (still pending;
+ * reverted when it cannot be followed), same → confirmed together when `confirm`.
+ */
+export async function applyRereads(
+  network: string,
+  verdicts: Map<PendingPayment, Reread>,
+  confirm: { confirmations: number } | null,
+  log?: (entry: { level: 'warn'; event: string; network: string; tx_hash: string }) => void,
+): Promise<void> {
+  const gone: string[] = [];
+  const same: string[] = [];
+  for (const [payment, verdict] of verdicts) {
+    if (verdict.kind === 'gone') {
+      log?.({ level: 'warn', event: 'payment_reverted', network, tx_hash: payment.txHash });
+      gone.push(payment.id);
+    } else if (verdict.kind === 'moved') {
+      if (!(await movePendingPayment(payment.id, verdict))) gone.push(payment.id);
+    } else {
+      same.push(payment.id);
+    }
+  }
+  await revertPayments(gone);
+  if (confirm) await confirmPayments(same, confirm.confirmations);
+}
