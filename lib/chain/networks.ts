@@ -1,6 +1,7 @@
 import { env } from '../env';
 import type { Currency, Network } from '../invoices/currencies';
 import { tronToBase58 } from './tron/address';
+import { TRON_MAINNET_CHAIN_ID, tronChainId } from './tron/settings';
 
 /**
  * Per-network chain settings (docs/settlement.md): real-chain defaults, overridden by RPC_URL_<NETWORK>,
@@ -76,4 +77,39 @@ export function tokenAddress(currency: Currency, network: Network): string | nul
   const token = setting(`TOKEN_${currency}_${upper(network)}`) ?? DEFAULT_TOKENS[`${currency}_${network}`] ?? null;
   // Tron contracts may be configured as 41… hex; they are always shown and compared in base58.
   return token && network === 'tron' ? tronToBase58(token) : token;
+}
+
+/**
+ * Each network's public block explorer, `{tx}` standing for the transaction hash: the portal links a payment's
+ * transaction there. EXPLORER_TX_URL_<NETWORK> replaces it (a testnet's or a self-hosted explorer).
+ */
+export const DEFAULT_EXPLORER_TX_URLS: Record<Network, string> = {
+  ethereum: 'https://etherscan.io/tx/{tx}',
+  polygon: 'https://polygonscan.com/tx/{tx}',
+  base: 'https://basescan.org/tx/{tx}',
+  tron: 'https://tronscan.org/#/transaction/{tx}',
+  bitcoin: 'https://mempool.space/tx/{tx}',
+};
+
+/** Whether the network is configured as the real chain (so the default explorer knows its transactions). */
+function isRealChain(network: Network): boolean {
+  if (isEvmNetwork(network)) return chainId(network) === DEFAULT_CHAIN_IDS[network];
+  if (network === 'tron') return tronChainId() === TRON_MAINNET_CHAIN_ID;
+  return true;
+}
+
+/**
+ * The explorer page of a transaction, or null: no template for the network, a chain other than the real one
+ * without EXPLORER_TX_URL_<NETWORK> (a local or test chain's hash means nothing to the public explorer), or a
+ * hash that is not plain hex/base58 (never put in a URL).
+ */
+export function explorerTxUrl(network: string, txHash: string): string | null {
+  if (!(network in DEFAULT_EXPLORER_TX_URLS)) return null;
+  const known = network as Network;
+  if (!/^(0x)?[0-9A-Za-z]{16,128}$/.test(txHash)) return null;
+  const template = setting(`EXPLORER_TX_URL_${upper(known)}`) ?? (isRealChain(known) ? DEFAULT_EXPLORER_TX_URLS[known] : null);
+  if (!template) return null;
+  // TRON and Bitcoin explorers take the bare hash.
+  const hash = known === 'tron' || known === 'bitcoin' ? txHash.replace(/^0x/, '') : txHash;
+  return template.replace('{tx}', encodeURIComponent(hash));
 }
