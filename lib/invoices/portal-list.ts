@@ -13,6 +13,8 @@ export interface FilteredPage {
   invoices: InvoiceResource[];
   /** The last invoice's id when there are more, else null. */
   nextCursor: string | null;
+  /** False only when `after` names no invoice of this workspace and environment. */
+  cursorFound: boolean;
 }
 
 export async function listFilteredInvoices(
@@ -35,7 +37,17 @@ export async function listFilteredInvoices(
     values,
   );
   const invoices = rows.slice(0, page.limit).map((row) => toInvoiceResource(fromSnapshot(row.invoice), now));
-  return { invoices, nextCursor: rows.length > page.limit ? (invoices.at(-1)?.id ?? null) : null };
+  const cursorFound = rows.length > 0 || !page.after || (await invoiceExists(scope, page.after));
+  return { invoices, nextCursor: rows.length > page.limit ? (invoices.at(-1)?.id ?? null) : null, cursorFound };
+}
+
+async function invoiceExists(scope: FilterScope, id: string): Promise<boolean> {
+  const rows = await runStatement(meteringSql(), `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`, [
+    id,
+    scope.workspaceId,
+    scope.environment,
+  ]);
+  return rows.length > 0;
 }
 
 /** Per currency, over every invoice the filters match (not only the page shown). Sums are decimal strings. */

@@ -54,6 +54,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   } else {
     const now = new Date();
     const [page, sums] = await Promise.all([listFilteredInvoices(scope, filters, { after: trail.at(-1) ?? null, limit: PAGE_SIZE }, now), filteredTotals(scope, filters, now)]);
+    if (!page.cursorFound) error = 'The page cursor (starting_after) does not name an invoice of this workspace and environment.';
     invoices = page.invoices;
     nextCursor = page.nextCursor;
     totals = sums;
