@@ -84,7 +84,9 @@ export async function selectExportBatch(
             COALESCE(payment_tx_hash, (SELECT string_agg(p.tx_hash, ' ' ORDER BY p.detected_at, p.id) FROM payments p
                                         WHERE p.invoice_id = invoices.id AND p.status = 'confirmed')) AS tx_hash,
             payment_simulated, description, order_id, metadata
-       FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${param(limit)}`,
+       FROM invoices WHERE ${conditions.join(' AND ')}
+      -- invoices.seq, not the text alias of the select list: ORDER BY would otherwise sort the text.
+      ORDER BY invoices.seq DESC LIMIT ${param(limit)}`,
     values,
   );
 }
