@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { expect, test, type Page } from '@playwright/test';
 import { formatUnits, parseDecimal } from '../lib/rates/decimal';
 import { expectNoSeriousAxeViolations } from './axe';
-import { api, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
+import { api, clickMiddleOf, createKey, signUp, switchPlan, uniqueEmail } from './helpers';
 
 // The invoice list's filters, totals and CSV export (docs/portal.md, "Invoices", "CSV export"), and the invoice
 // detail's timeline: 1,000 test invoices made through the API, the CSV parsed with csv-parse.
@@ -59,7 +59,8 @@ async function fits375(page: Page, what: string) {
 }
 
 test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or not; rows open the detail', async ({ page, browser }) => {
-  test.setTimeout(420_000);
+  // 1,000 creates and ~300 payments over HTTP: minutes on a loaded 2-core machine.
+  test.setTimeout(900_000);
   await page.setViewportSize(WIDE);
   await signUp(page, uniqueEmail('export'), 'Export shop');
   await switchPlan(page, 'Developer');
@@ -71,7 +72,7 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
       : { amount: `${(i % 97) + 1}.${String(i % 100).padStart(2, '0')}`, currency: 'USDT', network: i % 2 ? 'tron' : 'polygon', order_id: `ord-${i}`, metadata: { line: String(i) } },
   );
   const ids: string[] = [];
-  const CONCURRENCY = 8;
+  const CONCURRENCY = 24;
   for (let start = 0; start < bodies.length; start += CONCURRENCY) {
     const created = await Promise.all(bodies.slice(start, start + CONCURRENCY).map((body) => api(page.request, 'POST', '/v1/invoices', key.secret, body)));
     for (const result of created) {
@@ -79,9 +80,9 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
       ids.push(result.json.id as string);
     }
   }
-  // Every third paid, every seventh of the rest cancelled.
-  const toPay = ids.filter((_, i) => i % 3 === 0);
-  const toCancel = ids.filter((_, i) => i % 3 !== 0 && i % 7 === 0);
+  // Every fourth paid, every ninth of the rest cancelled.
+  const toPay = ids.filter((_, i) => i % 4 === 1);
+  const toCancel = ids.filter((_, i) => i % 4 !== 1 && i % 9 === 0);
   for (const [list, path] of [
     [toPay, (id: string) => `/v1/test/invoices/${id}/simulate-payment`],
     [toCancel, (id: string) => `/v1/invoices/${id}/cancel`],
@@ -106,8 +107,8 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
   expect(all.rows.filter((row) => row.status === 'cancelled')).toHaveLength(toCancel.length);
   const quoted = all.rows.find((row) => row.id === ids[4])!;
   expect(quoted.description).toBe('Order 4, "quoted", with a comma');
-  const sample = await api(page.request, 'GET', `/v1/invoices/${ids[3]}`, key.secret);
-  const sampleRow = all.rows.find((row) => row.id === ids[3])!;
+  const sample = await api(page.request, 'GET', `/v1/invoices/${ids[5]}`, key.secret);
+  const sampleRow = all.rows.find((row) => row.id === ids[5])!;
   expect(sampleRow).toMatchObject({ status: sample.json.status, currency: sample.json.currency, network: sample.json.network, paid_at: sample.json.paid_at, tx_hash: (sample.json.payment as { tx_hash: string }).tx_hash });
   expect(units(sampleRow.amount_received!)).toBe(units(sample.json.amount_received as string));
 
@@ -135,7 +136,8 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
   // A whole row opens its invoice (a click on the status cell), and the keyboard reaches the same link.
   const firstRow = page.getByTestId('invoices-table').locator('tbody tr').first();
   const firstId = await firstRow.getAttribute('data-invoice');
-  await firstRow.locator('td[data-label="Status"]').click();
+  // A real click in the middle of a cell that is not the link: the row's stretched link receives it.
+  await clickMiddleOf(page, firstRow.locator('td[data-label="Status"]'));
   await expect(page).toHaveURL(new RegExp(`/invoices/${firstId}$`));
   await page.goBack();
   await page.getByTestId('invoices-table').getByRole('link', { name: firstId! }).focus();
