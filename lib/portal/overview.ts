@@ -104,7 +104,10 @@ export async function dailyPayments(scope: OverviewScope, now = new Date()): Pro
 export interface OverviewAlerts {
   /** Confirmed transfers to this workspace's wallets that matched no invoice (live money only). */
   unmatchedPayments: number;
-  /** Endpoints of this environment whose last attempts failed (failing_since set) or that were turned off for it. */
+  /**
+   * Endpoints of this environment whose last attempts failed (failing_since set; it stays set when the worker turns
+   * one off for failing). One turned off in the portal is not failing.
+   */
   failingEndpoints: number;
   /** Deliveries of this environment that failed for good, or are waiting to retry after a failed attempt. */
   failedDeliveries: number;
@@ -125,7 +128,7 @@ export async function overviewAlerts(scope: OverviewScope, now = new Date()): Pr
        (CASE WHEN $2 = 'live' THEN (SELECT count(*) FROM payments p
           WHERE p.wallet_workspace_id = $1 AND p.invoice_id IS NULL AND p.status = 'confirmed') ELSE 0 END)::text AS unmatched,
        (SELECT count(*) FROM webhook_endpoints e WHERE e.workspace_id = $1 AND e.environment = $2::"Environment"
-          AND (e.failing_since IS NOT NULL OR (e.status = 'disabled' AND e.disabled_reason IS NOT NULL)))::text AS failing,
+          AND e.failing_since IS NOT NULL)::text AS failing,
        (SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE e.workspace_id = $1 AND e.environment = $2::"Environment" AND d.status = 'failed' AND d.created_at >= $4::timestamptz)::text AS failed,
        (SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
