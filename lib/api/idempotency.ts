@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { db } from '../db';
 import { AppError } from '../errors';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 
 /**
  * Idempotency-Key for POST requests, with PostgreSQL as the source of truth so it holds across instances.
@@ -20,9 +20,8 @@ const IN_FLIGHT_WAIT_MS = 5000;
 const POLL_MS = 20;
 const PRUNE_PROBABILITY = 0.01;
 
-export interface IdempotencyScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
+/** An idempotency key, which is unique within its tenant. */
+export interface TenantIdempotencyKey extends Tenant {
   key: string;
 }
 
@@ -57,7 +56,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** Claims the key; returns the claim's created_at (which identifies it) or null when another request holds the key. */
-async function claim(scope: IdempotencyScope, fingerprint: string): Promise<Date | null> {
+async function claim(scope: TenantIdempotencyKey, fingerprint: string): Promise<Date | null> {
   const rows = await db().$queryRaw<{ created_at: Date }[]>`
     INSERT INTO idempotency_records AS r (workspace_id, environment, key, request_hash, created_at)
     VALUES (${scope.workspaceId}, ${scope.environment}::"Environment", ${scope.key}, ${fingerprint}, now())
@@ -69,7 +68,7 @@ async function claim(scope: IdempotencyScope, fingerprint: string): Promise<Date
   return rows[0]?.created_at ?? null;
 }
 
-async function existing(scope: IdempotencyScope) {
+async function existing(scope: TenantIdempotencyKey) {
   return db().idempotencyRecord.findUnique({
     where: { workspaceId_environment_key: { workspaceId: scope.workspaceId, environment: scope.environment, key: scope.key } },
     select: { requestHash: true, responseStatus: true, responseBody: true },
@@ -83,7 +82,7 @@ export type IdempotentOutcome = { replayed: false; response: StoredResponse } | 
  * the claim is released and the error propagates (5xx are never stored).
  */
 export async function runIdempotently(
-  scope: IdempotencyScope,
+  scope: TenantIdempotencyKey,
   fingerprint: string,
   execute: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {

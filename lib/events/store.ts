@@ -1,6 +1,7 @@
 import { meteringSql, runStatement, type Prisma } from '../db';
 import { newId } from '../ids';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
+import type { Tenant } from '../tenant';
 import type { EventType } from './types';
 
 /**
@@ -11,10 +12,8 @@ import type { EventType } from './types';
  * transaction.
  */
 
-export interface EventRow {
+export interface EventRow extends Tenant {
   id: string;
-  workspaceId: string;
-  environment: KeyEnvironment;
   type: EventType;
   snapshot: unknown;
   createdAt: Date;
@@ -26,9 +25,7 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
 }
 
 /** An event whose object is not an invoice; `targetEndpointId` sends it to that endpoint only (test events). */
-export interface NewEvent {
-  workspaceId: string;
-  environment: KeyEnvironment;
+export interface NewEvent extends Tenant {
   type: EventType;
   snapshot: object;
   targetEndpointId?: string;
@@ -78,26 +75,21 @@ function toRow(row: EventSqlRow): EventRow {
   };
 }
 
-export interface EventScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
-export async function selectEvent(scope: EventScope, id: string): Promise<EventRow | null> {
+export async function selectEvent(tenant: Tenant, id: string): Promise<EventRow | null> {
   const rows = await runStatement<EventSqlRow>(
     meteringSql(),
     `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
+    [id, tenant.workspaceId, tenant.environment],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** Newest first, keyset on `seq`; the cursor is resolved inside the statement and scoped like the page. */
 export async function selectEventPage(
-  scope: EventScope,
+  tenant: Tenant,
   query: { type: EventType | null; cursor: string | null; take: number },
 ): Promise<{ rows: EventRow[]; cursorFound: boolean }> {
-  const values: unknown[] = [scope.workspaceId, scope.environment];
+  const values: unknown[] = [tenant.workspaceId, tenant.environment];
   const param = (value: unknown) => `$${values.push(value)}`;
   const conditions = ['workspace_id = $1', 'environment = $2::"Environment"'];
   if (query.type) conditions.push(`type = ${param(query.type)}`);
@@ -110,5 +102,5 @@ export async function selectEventPage(
     values,
   );
   if (rows.length > 0 || !query.cursor) return { rows: rows.map(toRow), cursorFound: true };
-  return { rows: [], cursorFound: (await selectEvent(scope, query.cursor)) !== null };
+  return { rows: [], cursorFound: (await selectEvent(tenant, query.cursor)) !== null };
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { db } from '../db';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 import { testPayAddress } from '../wallets/address';
 import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
@@ -22,17 +22,11 @@ import {
 } from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 
-/** Every invoice query is scoped by workspace and environment: the tenant boundary. */
-export interface InvoiceScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
-export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
+export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now = new Date()) {
   const network = body.network;
-  if (scope.environment === 'live' && !isWatched(network)) {
+  if (tenant.environment === 'live' && !isWatched(network)) {
     const reason = isEvmNetwork(network)
       ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
       : `${network} is not watched yet (live settlement covers ethereum, polygon and base)`;
@@ -50,12 +44,12 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     createdAt: now,
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
     // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
-    testAddress: scope.environment === 'test' ? testPayAddress(network) : null,
+    testAddress: tenant.environment === 'test' ? testPayAddress(network) : null,
   };
-  let outcome = scope.environment === 'test' ? await insertTestInvoice(scope, invoice) : await insertLive(scope, invoice);
+  let outcome = tenant.environment === 'test' ? await insertTestInvoice(tenant, invoice) : await insertLive(tenant, invoice);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
   for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
-    outcome = await insertLive(scope, invoice);
+    outcome = await insertLive(tenant, invoice);
   }
   switch (outcome.kind) {
     case 'created':
@@ -75,9 +69,9 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
 
 const PAY_AMOUNT_ATTEMPTS = 3;
 
-function insertLive(scope: InvoiceScope, invoice: NewInvoice) {
+function insertLive(tenant: Tenant, invoice: NewInvoice) {
   const currency = invoice.currency as Currency;
-  return insertLiveInvoice(scope, invoice, {
+  return insertLiveInvoice(tenant, invoice, {
     step: SUFFIX_STEP[currency],
     suffixes: SUFFIXES,
     start: randomInt(SUFFIXES),
@@ -87,8 +81,8 @@ function insertLive(scope: InvoiceScope, invoice: NewInvoice) {
 }
 
 /** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
-export async function getInvoice(scope: InvoiceScope, id: string, now = new Date(), prefetched?: InvoiceRecord | null) {
-  const record = prefetched !== undefined ? prefetched : await selectInvoice(scope, id);
+export async function getInvoice(tenant: Tenant, id: string, now = new Date(), prefetched?: InvoiceRecord | null) {
+  const record = prefetched !== undefined ? prefetched : await selectInvoice(tenant, id);
   if (!record) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   return toInvoiceResource(record, now);
 }
@@ -103,8 +97,8 @@ export function pageQuery(query: ListInvoicesQuery, now: Date): PageQuery {
  * Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first.
  * `prefetched`: the page already read in the authentication statement (invoicePageRead), if it was.
  */
-export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date(), prefetched?: InvoicePage) {
-  const { rows, cursorFound } = prefetched ?? (await selectInvoicePage(scope, pageQuery(query, now)));
+export async function listInvoices(tenant: Tenant, query: ListInvoicesQuery, now = new Date(), prefetched?: InvoicePage) {
+  const { rows, cursorFound } = prefetched ?? (await selectInvoicePage(tenant, pageQuery(query, now)));
   if (!cursorFound) {
     throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
       errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
@@ -121,13 +115,13 @@ export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery
 }
 
 /**
- * The portal's search: the invoices of this scope whose id or order_id is exactly `reference`, newest first
+ * The portal's search: the invoices of this tenant whose id or order_id is exactly `reference`, newest first
  * (an id names one invoice; an order_id may be shared by several). Served by the (workspace, environment,
  * order_id) index.
  */
-export async function findInvoicesByReference(scope: InvoiceScope, reference: string, now = new Date(), limit = 50) {
+export async function findInvoicesByReference(tenant: Tenant, reference: string, now = new Date(), limit = 50) {
   const rows = await db().invoice.findMany({
-    where: { ...scope, OR: [{ id: reference }, { orderId: reference }] },
+    where: { ...tenant, OR: [{ id: reference }, { orderId: reference }] },
     orderBy: { seq: 'desc' },
     take: limit,
     include: { payments: { orderBy: [{ detectedAt: 'asc' }, { id: 'asc' }] } },
@@ -137,31 +131,31 @@ export async function findInvoicesByReference(scope: InvoiceScope, reference: st
 
 /**
  * Applies a transition as one compare-and-set statement that also records its event: it only matches a
- * pending, unexpired invoice of this scope, so of two concurrent transitions exactly one succeeds (and only
+ * pending, unexpired invoice of this tenant, so of two concurrent transitions exactly one succeeds (and only
  * it has an event). On no match we read the invoice to answer 404 (not ours) or 409 (not in a state that
  * allows it).
  */
-async function transition(scope: InvoiceScope, id: string, name: Transition, set: Partial<Record<TransitionColumn, unknown>>, now: Date) {
+async function transition(tenant: Tenant, id: string, name: Transition, set: Partial<Record<TransitionColumn, unknown>>, now: Date) {
   const rule = TRANSITIONS[name];
-  const row = await updateInvoiceWithEvent(scope, id, { transition: name, set, now });
+  const row = await updateInvoiceWithEvent(tenant, id, { transition: name, set, now });
   if (row) return toInvoiceResource(row, now);
-  const current = await selectInvoice(scope, id);
+  const current = await selectInvoice(tenant, id);
   if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   throw new AppError(rule.conflict, conflictMessage(name, effectiveStatus(current.status, current.expiresAt, now)));
 }
 
-export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date()) {
-  return transition(scope, id, 'cancel', { cancelled_at: now }, now);
+export function cancelInvoice(tenant: Tenant, id: string, now = new Date()) {
+  return transition(tenant, id, 'cancel', { cancelled_at: now }, now);
 }
 
 /** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
-export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = new Date()) {
-  if (scope.environment !== 'test') {
+export function simulateInvoicePayment(tenant: Tenant, id: string, now = new Date()) {
+  if (tenant.environment !== 'test') {
     throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
   }
   // The simulated payment is not an on-chain transfer: it appears in `payment` and amount_received (see
   // toInvoiceResource), never in `payments`.
-  return transition(scope, id, 'pay', { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true }, now);
+  return transition(tenant, id, 'pay', { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true }, now);
 }
 
 function simulatedTxHash(): string {

@@ -4,7 +4,7 @@ import { newId } from '../ids';
 import { invoiceEventCte } from './invoice-events';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import type { FusedRead } from '../keys/authorize';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 import type { InvoiceRecord } from './serialize';
 import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
 import { transitionToSql, transitionWhere } from './transition-sql';
@@ -15,29 +15,25 @@ import { transitionToSql, transitionWhere } from './transition-sql';
  * the page's statement), and create with the wallet lookup inside the INSERT (on a durable session). Every
  * statement is scoped by workspace and environment.
  */
-export interface Scope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
 
 /** A standalone statement's rows: one invoice each. */
 type InvoiceResultRow = { invoice: InvoiceSnapshot };
 
-export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRecord | null> {
+export async function selectInvoice(tenant: Tenant, id: string): Promise<InvoiceRecord | null> {
   const rows = await runStatement<InvoiceResultRow>(
     meteringSql(),
     `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
+    [id, tenant.workspaceId, tenant.environment],
   );
   return rows[0] ? fromSnapshot(rows[0].invoice) : null;
 }
 
 /** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
-interface ScopeSql {
+interface TenantSql {
   workspace: string;
   environment: string;
 }
-const KEY_SCOPE: ScopeSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
+const KEY_TENANT: TenantSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
 
 /**
  * selectInvoice, answered inside the authentication statement (lib/keys/authorize.ts): scoped by the key's
@@ -47,7 +43,7 @@ export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
   return {
     sql: (param) =>
       `(SELECT ${INVOICE_SNAPSHOT_SQL} FROM invoices
-         WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment})`,
+         WHERE id = ${param(id)} AND workspace_id = ${KEY_TENANT.workspace} AND environment = ${KEY_TENANT.environment})`,
     parse: (json) => (json === null ? null : fromSnapshot(json as InvoiceSnapshot)),
   };
 }
@@ -88,8 +84,8 @@ export function limitBucket(take: number): number {
  * statement (scoped, so another tenant's id positions nothing). `pending` and `expired` are derived from
  * expires_at. Serves both the standalone statement and the one fused into authentication.
  */
-function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
-  const conditions = [`workspace_id = ${scope.workspace}`, `environment = ${scope.environment}`];
+function pageSql(query: PageQuery, tenant: TenantSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
+  const conditions = [`workspace_id = ${tenant.workspace}`, `environment = ${tenant.environment}`];
   switch (query.status) {
     case 'any':
       break;
@@ -104,7 +100,7 @@ function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => s
   }
   let cursorExists = 'true';
   if (query.cursor) {
-    const cursor = `SELECT c.seq FROM invoices c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = ${scope.workspace} AND c.environment = ${scope.environment}`;
+    const cursor = `SELECT c.seq FROM invoices c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = ${tenant.workspace} AND c.environment = ${tenant.environment}`;
     conditions.push(`seq < (${cursor})`);
     cursorExists = `EXISTS (${cursor})`;
   }
@@ -112,15 +108,15 @@ function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => s
 }
 
 /** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
-export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise<InvoicePage> {
-  const values: unknown[] = [scope.workspaceId, scope.environment];
+export async function selectInvoicePage(tenant: Tenant, query: PageQuery): Promise<InvoicePage> {
+  const values: unknown[] = [tenant.workspaceId, tenant.environment];
   const param = (value: unknown) => `$${values.push(value)}`;
   const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
   const rows = (await runStatement<InvoiceResultRow>(meteringSql(), `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice ${sql.from}`, values)).map((row) =>
     fromSnapshot(row.invoice),
   );
   if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
-  return { rows, cursorFound: await invoiceExists(scope, query.cursor) };
+  return { rows, cursorFound: await invoiceExists(tenant, query.cursor) };
 }
 
 /** The fused page read's JSON: the rows newest first, and whether the cursor exists. */
@@ -136,7 +132,7 @@ interface InvoicePageJson {
 export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   return {
     sql: (param) => {
-      const sql = pageSql(query, KEY_SCOPE, param);
+      const sql = pageSql(query, KEY_TENANT, param);
       return `(SELECT json_build_object(
                  'rows', COALESCE(json_agg(${INVOICE_SNAPSHOT_SQL} ORDER BY p.seq DESC), '[]'::json),
                  'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
@@ -149,11 +145,11 @@ export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
   };
 }
 
-async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
+async function invoiceExists(tenant: Tenant, id: string): Promise<boolean> {
   const rows = await runStatement(
     meteringSql(),
     `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
+    [id, tenant.workspaceId, tenant.environment],
   );
   return rows.length > 0;
 }
@@ -198,11 +194,11 @@ const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network
   created_at, expires_at, redirect_url, pay_amount`;
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
-function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
+function commonValues(tenant: Tenant, invoice: NewInvoice): unknown[] {
   return [
     invoice.id,
-    scope.workspaceId,
-    scope.environment,
+    tenant.workspaceId,
+    tenant.environment,
     invoice.amount,
     invoice.network,
     invoice.currency,
@@ -252,19 +248,19 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
 };
 
 interface TestInvoiceInput {
-  scope: Scope;
+  tenant: Tenant;
   invoice: NewInvoice;
   eventId: string;
 }
 
 /** A test row's JSON elements 0…13 (JSON.stringify writes the Dates as ISO strings). */
-function testInvoiceRow({ scope, invoice, eventId }: TestInvoiceInput): unknown[] {
-  return [...commonValues(scope, invoice), invoice.testAddress, eventId];
+function testInvoiceRow({ tenant, invoice, eventId }: TestInvoiceInput): unknown[] {
+  return [...commonValues(tenant, invoice), invoice.testAddress, eventId];
 }
 
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
-export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
-  const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event') });
+export async function insertTestInvoice(tenant: Tenant, invoice: NewInvoice): Promise<InsertOutcome> {
+  const rows = await runBatchedInGroupCommit(insertTestInvoices, { tenant, invoice, eventId: newId('event') });
   return rows[0] ? { kind: 'created', record: fromSnapshot(rows[0].invoice) } : { kind: 'no_wallet' };
 }
 
@@ -276,8 +272,8 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
  * amount, the second waits for the first, finds it live, claims nothing and inserts no invoice (→ no_pay_amount,
  * the caller retries from another start).
  */
-export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
-  const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
+export async function insertLiveInvoice(tenant: Tenant, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
+  const values = [...commonValues(tenant, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
   const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(
     `WITH wallet AS (
@@ -332,12 +328,12 @@ export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
  * matched (the caller tells 404 from 409).
  */
 export async function updateInvoiceWithEvent(
-  scope: Scope,
+  tenant: Tenant,
   id: string,
   change: { transition: Transition; set: Partial<Record<TransitionColumn, unknown>>; now: Date },
 ): Promise<InvoiceRecord | null> {
   const rule = INVOICE_TRANSITIONS[change.transition];
-  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.now];
+  const values: unknown[] = [id, tenant.workspaceId, tenant.environment, change.now];
   const param = (value: unknown) => `$${values.push(value)}`;
   const assignments = Object.entries(change.set).map(
     ([column, value]) => `${column} = ${param(value)}::${TRANSITION_COLUMNS[column as TransitionColumn]}`,

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { env } from '../env';
 import { AppError } from '../errors';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 
 /**
  * Where webhooks may be sent (docs/webhooks.md, SSRF): live endpoints need https, test endpoints may use http; no

@@ -10,15 +10,11 @@ import {
   ListInvoicesQuery,
 } from '../../invoices/schemas';
 import { defineEndpoint } from '../endpoint';
-import type { AuthorizedKey } from '../../keys/authorize';
+import { tenantOfKey } from '../../tenant';
 import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
 import type { InvoiceRecord } from '../../invoices/serialize';
 
 const EmptyBody = z.strictObject({}).meta({ id: 'EmptyRequest', description: 'No fields; an empty body or {}' });
-
-function scopeOf(key: AuthorizedKey) {
-  return { workspaceId: key.workspace.id, environment: key.environment };
-}
 
 /** A malformed id can name no invoice: answer 404 without a database read. */
 function invoiceId(params: { id: string }): string {
@@ -42,7 +38,7 @@ export const listInvoicesEndpoint = defineEndpoint({
   errors: ['validation_failed'],
   // Read in the authentication statement: one round trip for the whole request.
   prefetch: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
-  handler: ({ key, query, now, prefetched }) => listInvoices(scopeOf(key), query, now, prefetched as InvoicePage | undefined),
+  handler: ({ key, query, now, prefetched }) => listInvoices(tenantOfKey(key), query, now, prefetched as InvoicePage | undefined),
 });
 
 export const createInvoiceEndpoint = defineEndpoint({
@@ -58,7 +54,7 @@ export const createInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 201,
   errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted'],
-  handler: ({ key, body, now }) => createInvoice(scopeOf(key), body, now),
+  handler: ({ key, body, now }) => createInvoice(tenantOfKey(key), body, now),
 });
 
 export const getInvoiceEndpoint = defineEndpoint({
@@ -75,7 +71,7 @@ export const getInvoiceEndpoint = defineEndpoint({
   errors: ['invoice_not_found'],
   // Read in the authentication statement: one round trip for the whole request.
   prefetch: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
-  handler: ({ key, params, now, prefetched }) => getInvoice(scopeOf(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
+  handler: ({ key, params, now, prefetched }) => getInvoice(tenantOfKey(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
 });
 
 export const cancelInvoiceEndpoint = defineEndpoint({
@@ -90,7 +86,7 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 200,
   errors: ['invoice_not_found', 'invoice_not_cancellable', 'validation_failed', 'malformed_json'],
-  handler: ({ key, params, now }) => cancelInvoice(scopeOf(key), invoiceId(params), now),
+  handler: ({ key, params, now }) => cancelInvoice(tenantOfKey(key), invoiceId(params), now),
 });
 
 export const simulatePaymentEndpoint = defineEndpoint({
@@ -107,10 +103,10 @@ export const simulatePaymentEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['test_mode_only', 'invoice_not_found', 'invoice_not_payable', 'validation_failed', 'malformed_json'],
   handler: ({ key, params, now }) => {
-    const scope = scopeOf(key);
-    if (scope.environment !== 'test') {
+    const tenant = tenantOfKey(key);
+    if (tenant.environment !== 'test') {
       throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
     }
-    return simulateInvoicePayment(scope, invoiceId(params), now);
+    return simulateInvoicePayment(tenant, invoiceId(params), now);
   },
 });
