@@ -1,5 +1,6 @@
 import { meteringSql, runStatement, type Prisma } from '../db';
 import { newId } from '../ids';
+import { eventInsertSql } from './insert-sql';
 import type { KeyEnvironment } from '../keys/api-key-secret';
 import type { Tenant } from '../tenant';
 import type { EventType } from './types';
@@ -37,11 +38,18 @@ export async function recordEvents(tx: Prisma.TransactionClient, events: readonl
   if (events.length === 0) return [];
   const ids = events.map(() => newId('event'));
   await tx.$executeRawUnsafe(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at)
-     SELECT e.id, e.workspace_id, e.environment::"Environment", e.type, e.snapshot::jsonb, e.target_endpoint_id, e.created_at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at, n)
-      ORDER BY e.n`,
+    eventInsertSql({
+      id: 'e.id',
+      workspaceId: 'e.workspace_id',
+      environment: 'e.environment::"Environment"',
+      type: 'e.type',
+      snapshot: 'e.snapshot::jsonb',
+      createdAt: 'e.created_at',
+      targetEndpointId: 'e.target_endpoint_id',
+      from: `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at, n)`,
+      orderBy: 'e.n',
+    }),
     ids,
     events.map((event) => event.workspaceId),
     events.map((event) => event.environment),

@@ -1,7 +1,7 @@
 import { durableSql, meteringSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
 import { newId } from '../ids';
-import { invoiceEventCte } from './invoice-events';
+import { invoiceEventCte, invoiceEventInsertSql } from './invoice-events';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import type { FusedRead } from '../keys/authorize';
 import type { Tenant } from '../tenant';
@@ -235,11 +235,14 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
         FROM input ORDER BY in_position
         RETURNING *),
       created_event AS (
-        INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT in_event_id, workspace_id, environment, 'invoice.created', ${INVOICE_SNAPSHOT_SQL}::jsonb, in_created_at
-        FROM inserted JOIN input ON in_id = inserted.id
-        ORDER BY in_position
-        RETURNING snapshot)
+        ${invoiceEventInsertSql({
+          id: 'in_event_id',
+          type: "'invoice.created'",
+          createdAt: 'in_created_at',
+          from: 'inserted JOIN input ON in_id = inserted.id',
+          orderBy: 'in_position',
+          returning: 'snapshot',
+        })})
       SELECT snapshot AS invoice FROM created_event`,
     values: [inputs.map(testInvoiceRow)],
   }),
