@@ -1,4 +1,3 @@
-import type { AuthorizedKey } from './keys/authorize';
 import type { KeyEnvironment } from './keys/api-key-secret';
 
 /**
@@ -10,7 +9,7 @@ export interface Tenant {
   environment: KeyEnvironment;
 }
 
-/** The tenant an authenticated API key acts in. */
-export function tenantOfKey(key: Pick<AuthorizedKey, 'workspace' | 'environment'>): Tenant {
+/** The tenant an authenticated API key (lib/keys/authorize.ts AuthorizedKey) acts in. */
+export function tenantOfKey(key: { workspace: { id: string }; environment: KeyEnvironment }): Tenant {
   return { workspaceId: key.workspace.id, environment: key.environment };
 }
