@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import { clientAddress } from '../http/client-address';
 import { authorizeApiKey, type Authorization, type FusedRead, type KeyIdentity } from '../keys/authorize';
-import { parseSecret } from '../keys/secret';
+import { parseSecret } from '../keys/api-key-secret';
 import { planWithoutApiAccessMessage } from '../plans';
 import { missingScopeMessage, type Scope } from '../scopes';
 import { rateLimitHeaders, retryAfterSeconds, secondsUntilNextMonth } from './rate-limit-headers';

@@ -2,7 +2,8 @@ import { meteringSql, runStatement } from '../db';
 import { allPlans, type PlanLimits, type PlanName } from '../plans';
 import type { Scope } from '../scopes';
 import { monthPeriod, startOfUtcDay } from '../usage/period';
-import type { KeyEnvironment } from './secret';
+import type { KeyEnvironment } from './api-key-secret';
+import type { Tenant } from '../tenant';
 
 /**
  * Authenticates an API key, meters the request and applies the per-second limits in ONE database round trip.
@@ -20,11 +21,9 @@ import type { KeyEnvironment } from './secret';
  *  - touches last_used_at (at most once a minute, to keep the key row cool).
  * Nothing is cached, so a revocation, expiry or plan change applies to the very next request on every instance.
  */
-export interface KeyIdentity {
+export interface KeyIdentity extends Tenant {
   id: number;
   prefix: string;
-  environment: KeyEnvironment;
-  workspaceId: string;
 }
 
 export interface AuthorizedKey {

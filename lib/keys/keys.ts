@@ -6,7 +6,7 @@ import { env } from '../env';
 import { AppError } from '../errors';
 import { SCOPES, normalizeScopes, type Scope } from '../scopes';
 import { AllowedIps } from './allowlist';
-import { KEY_ENVIRONMENTS, generateSecret, type KeyEnvironment } from './secret';
+import { KEY_ENVIRONMENTS, generateSecret, type KeyEnvironment } from './api-key-secret';
 
 export const CreateKeyInput = z.strictObject({
   label: z.string().trim().min(1, 'Label is required').max(64, 'Label must be at most 64 characters'),

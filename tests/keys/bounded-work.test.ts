@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getInvoiceEndpoint } from '@/lib/api/endpoints/invoices';
 import { authorizeQuery } from '@/lib/keys/authorize';
-import { hashSecret } from '@/lib/keys/secret';
+import { hashSecret } from '@/lib/keys/api-key-secret';
 import { monthPeriod } from '@/lib/usage/period';
 import { monthlyCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { baseUrl, call, expectProblem } from '../support/http';
