@@ -4,6 +4,7 @@ import type { IdempotencyClaim } from '../idempotency/record';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Tenant } from '../tenant';
+import { runTenantRead } from '../tenant-read';
 import { testPayAddress } from '../wallets/address';
 import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
@@ -14,7 +15,7 @@ import {
   insertLiveInvoice,
   insertTestInvoice,
   selectInvoice,
-  selectInvoicePage,
+  invoicePageRead,
   updateInvoiceWithEvent,
   type InvoicePage,
   type NewInvoice,
@@ -90,25 +91,29 @@ function insertLive(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim
   return insertLiveInvoice(tenant, invoice, rule, claim);
 }
 
-/** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
-export async function getInvoice(tenant: Tenant, id: string, now = new Date(), prefetched?: InvoiceRecord | null) {
-  const record = prefetched !== undefined ? prefetched : await selectInvoice(tenant, id);
+export async function getInvoice(tenant: Tenant, id: string, now = new Date()) {
+  return presentInvoice(await selectInvoice(tenant, id), now);
+}
+
+/** The answer to a read by id: the invoice as of `now`, or 404 when the tenant has none with that id. */
+export function presentInvoice(record: InvoiceRecord | null, now: Date) {
   if (!record) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   return toInvoiceResource(record, now);
 }
 
-/** The page query of a list request (the API fuses it into authentication; the portal runs it alone). */
+/** The page query of a list request. */
 export function pageQuery(query: ListInvoicesQuery, now: Date): PageQuery {
   // One row more than asked: it tells whether there is a next page.
   return { status: query.status ?? 'any', cursor: query.starting_after ?? null, take: query.limit + 1, now };
 }
 
-/**
- * Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first.
- * `prefetched`: the page already read in the authentication statement (invoicePageRead), if it was.
- */
-export async function listInvoices(tenant: Tenant, query: ListInvoicesQuery, now = new Date(), prefetched?: InvoicePage) {
-  const { rows, cursorFound } = prefetched ?? (await selectInvoicePage(tenant, pageQuery(query, now)));
+/** Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first. */
+export async function listInvoices(tenant: Tenant, query: ListInvoicesQuery, now = new Date()) {
+  return presentInvoicePage(await runTenantRead(tenant, invoicePageRead(pageQuery(query, now))), query, now);
+}
+
+/** The answer to a page read (pageQuery asked for one row more than the limit: it tells whether there is more). */
+export function presentInvoicePage({ rows, cursorFound }: InvoicePage, query: ListInvoicesQuery, now: Date) {
   if (!cursorFound) {
     throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
       errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],

@@ -1,53 +1,41 @@
-import { durableSql, meteringSql, runStatement } from '../db';
+import { durableSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
 import { newId } from '../ids';
 import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte, invoiceEventInsertSql } from './invoice-events';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
-import type { FusedRead } from '../keys/authorize';
 import type { Tenant } from '../tenant';
+import { runTenantRead, type TenantRead, type TenantSql } from '../tenant-read';
 import type { InvoiceRecord } from './serialize';
 import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
 import { transitionToSql, transitionWhere } from './transition-sql';
 import type { LockedPrice } from '../rates/lock';
 
 /**
- * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
- * into the authentication statement, so the API answers them in one round trip; the cursor is resolved inside
- * the page's statement), and create with the wallet lookup inside the INSERT (on a durable session). Every
- * statement is scoped by workspace and environment.
+ * The invoice statements on the API's hot paths: read by id and a page of the list (each a TenantRead, which the
+ * API answers inside the authentication statement; the cursor is resolved inside the page's statement), and
+ * create with the wallet lookup inside the INSERT (on a durable session). Every statement is bounded by the
+ * tenant (workspace and environment).
  */
 
 /** A standalone statement's rows: one invoice each. */
 type InvoiceResultRow = { invoice: InvoiceSnapshot };
 
-export async function selectInvoice(tenant: Tenant, id: string): Promise<InvoiceRecord | null> {
-  const rows = await runStatement<InvoiceResultRow>(
-    meteringSql(),
-    `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, tenant.workspaceId, tenant.environment],
-  );
-  return rows[0] ? fromSnapshot(rows[0].invoice) : null;
-}
-
-/** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
-interface TenantSql {
-  workspace: string;
-  environment: string;
-}
-const KEY_TENANT: TenantSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
-
 /**
- * selectInvoice, answered inside the authentication statement (lib/keys/authorize.ts): scoped by the key's
- * own workspace and environment (`k`), so GET /v1/invoices/{id} is one round trip in all.
+ * One invoice of the tenant by id, or null. The API answers it inside the authentication statement (one round
+ * trip for GET /v1/invoices/{id}); the portal and the transitions run it alone (lib/tenant-read.ts).
  */
-export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
+export function invoiceByIdRead(id: string): TenantRead<InvoiceRecord | null> {
   return {
-    sql: (param) =>
+    sql: (tenant, param) =>
       `(SELECT ${INVOICE_SNAPSHOT_SQL} FROM invoices
-         WHERE id = ${param(id)} AND workspace_id = ${KEY_TENANT.workspace} AND environment = ${KEY_TENANT.environment})`,
+         WHERE id = ${param(id)} AND workspace_id = ${tenant.workspace} AND environment = ${tenant.environment})`,
     parse: (json) => (json === null ? null : fromSnapshot(json as InvoiceSnapshot)),
   };
+}
+
+export function selectInvoice(tenant: Tenant, id: string): Promise<InvoiceRecord | null> {
+  return runTenantRead(tenant, invoiceByIdRead(id));
 }
 
 export type ListStatus = StoredInvoiceStatus | 'expired' | 'any';
@@ -109,32 +97,20 @@ function pageSql(query: PageQuery, tenant: TenantSql, param: (value: unknown) =>
   return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitBucket(query.take)}`, cursorExists };
 }
 
-/** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
-export async function selectInvoicePage(tenant: Tenant, query: PageQuery): Promise<InvoicePage> {
-  const values: unknown[] = [tenant.workspaceId, tenant.environment];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
-  const rows = (await runStatement<InvoiceResultRow>(meteringSql(), `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice ${sql.from}`, values)).map((row) =>
-    fromSnapshot(row.invoice),
-  );
-  if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
-  return { rows, cursorFound: await invoiceExists(tenant, query.cursor) };
-}
-
-/** The fused page read's JSON: the rows newest first, and whether the cursor exists. */
+/** The page read's JSON: the rows newest first, and whether the cursor exists. */
 interface InvoicePageJson {
   rows: InvoiceSnapshot[];
   cursor_found: boolean;
 }
 
 /**
- * The API's page, answered inside the authentication statement (the cursor's existence is looked up only when
- * the page is empty). One round trip for GET /v1/invoices.
+ * A page of the tenant's invoices (the cursor's existence is looked up only when the page is empty). The API
+ * answers it inside the authentication statement, one round trip for GET /v1/invoices; the portal runs it alone.
  */
-export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
+export function invoicePageRead(query: PageQuery): TenantRead<InvoicePage> {
   return {
-    sql: (param) => {
-      const sql = pageSql(query, KEY_TENANT, param);
+    sql: (tenant, param) => {
+      const sql = pageSql(query, tenant, param);
       return `(SELECT json_build_object(
                  'rows', COALESCE(json_agg(${INVOICE_SNAPSHOT_SQL} ORDER BY p.seq DESC), '[]'::json),
                  'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
@@ -145,15 +121,6 @@ export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
       return { rows: page.rows.map(fromSnapshot), cursorFound: page.cursor_found };
     },
   };
-}
-
-async function invoiceExists(tenant: Tenant, id: string): Promise<boolean> {
-  const rows = await runStatement(
-    meteringSql(),
-    `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, tenant.workspaceId, tenant.environment],
-  );
-  return rows.length > 0;
 }
 
 export interface NewInvoice {

@@ -22,9 +22,9 @@ afterAll(async () => admin?.end());
  */
 async function invoiceScanLoops(secret: string, invoiceId: string): Promise<string[]> {
   const endpoint = getInvoiceEndpoint;
-  if (!endpoint.prefetch) throw new Error('GET /v1/invoices/{id} has no fused read');
+  if (!endpoint.read) throw new Error('GET /v1/invoices/{id} has no read');
   const now = new Date();
-  const read = endpoint.prefetch({ params: { id: invoiceId }, query: {}, now });
+  const read = endpoint.read({ params: { id: invoiceId }, query: {}, now });
   const { text, values } = authorizeQuery({ hash: hashSecret(secret), exemptFromMonthlyLimit: false, clientIp: '127.0.0.1', scope: 'invoices:read', now, read });
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

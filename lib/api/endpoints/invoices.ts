@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { cancelInvoice, createInvoice, getInvoice, listInvoices, pageQuery, simulateInvoicePayment } from '../../invoices/invoices';
+import { cancelInvoice, createInvoice, pageQuery, presentInvoice, presentInvoicePage, simulateInvoicePayment } from '../../invoices/invoices';
 import {
   CreateInvoiceBody,
   INVOICE_ID_PATTERN,
@@ -11,8 +11,9 @@ import {
 } from '../../invoices/schemas';
 import { defineEndpoint } from '../endpoint';
 import { tenantOfKey } from '../../tenant';
-import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
-import { toInvoiceResource, type InvoiceRecord } from '../../invoices/serialize';
+import { invoiceByIdRead, invoicePageRead } from '../../invoices/queries';
+import { knownAnswer } from '../../tenant-read';
+import { toInvoiceResource } from '../../invoices/serialize';
 import { fromSnapshot, type InvoiceSnapshot } from '../../invoices/snapshot';
 
 const EmptyBody = z.strictObject({}).meta({ id: 'EmptyRequest', description: 'No fields; an empty body or {}' });
@@ -43,8 +44,8 @@ export const listInvoicesEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['validation_failed'],
   // Read in the authentication statement: one round trip for the whole request.
-  prefetch: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
-  handler: ({ key, query, now, prefetched }) => listInvoices(tenantOfKey(key), query, now, prefetched as InvoicePage | undefined),
+  read: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
+  handler: ({ query, now, read }) => presentInvoicePage(read, query, now),
 });
 
 export const createInvoiceEndpoint = defineEndpoint({
@@ -77,8 +78,9 @@ export const getInvoiceEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['invoice_not_found'],
   // Read in the authentication statement: one round trip for the whole request.
-  prefetch: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
-  handler: ({ key, params, now, prefetched }) => getInvoice(tenantOfKey(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
+  // A malformed id names no invoice: 404 without reading.
+  read: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : knownAnswer(null)),
+  handler: ({ now, read }) => presentInvoice(read, now),
 });
 
 export const cancelInvoiceEndpoint = defineEndpoint({
