@@ -9,6 +9,7 @@ import { logRequest } from '../request-log/writer';
 import { parseJsonText, readBodyText } from './body';
 import type { AnyEndpoint, EndpointContext } from './endpoint';
 import type { IdempotencyClaim } from '../idempotency/record';
+import { tenantOfKey } from '../tenant';
 import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
 import { problemBody, problemResponse } from './problem';
 import { newRequestId } from './request-id';
@@ -140,10 +141,10 @@ async function handle(endpoint: AnyEndpoint, request: Request, context: RouteCon
 
     const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
     if (!idempotencyKey) return storedResponse(await run(null), requestId, headers);
-    const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
+    const tenantKey = { ...tenantOfKey(key), key: idempotencyKey };
     const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
     const options = { status: endpoint.successStatus, at: now, render: endpoint.renderStored };
-    const outcome = await runIdempotently(scope, fingerprint, options, run);
+    const outcome = await runIdempotently(tenantKey, fingerprint, options, run);
     return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
   } catch (error) {
     return errorResponse(error, requestId, headers);
