@@ -27,15 +27,15 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
   const progress = await setupProgress(workspace.id);
   // The money a merchant runs on is live: the Overview opens on live once there is any, else on test.
   const environment = requested === 'live' || requested === 'test' ? requested : progress.liveInvoice ? 'live' : 'test';
-  const scope = { workspaceId: workspace.id, environment } as const;
+  const tenant = { workspaceId: workspace.id, environment } as const;
   const [used, changes, volume, counts, days, latest, alerts] = await Promise.all([
     monthlyRequestCount(workspace.id),
     recentSecurityChanges(workspace.id),
-    monthVolume(scope, now),
-    monthStatusCounts(scope, now),
-    dailyPayments(scope, now),
-    listFilteredInvoices(scope, {}, { after: null, limit: 5 }, now),
-    overviewAlerts(scope, now),
+    monthVolume(tenant, now),
+    monthStatusCounts(tenant, now),
+    dailyPayments(tenant, now),
+    listFilteredInvoices(tenant, {}, { after: null, limit: 5 }, now),
+    overviewAlerts(tenant, now),
   ]);
   const month = now.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   return (

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { meteringSql, runStatement } from '../db';
-import { AMOUNT_RECEIVED_SQL, filterConditions, type FilterScope, type InvoiceFilters } from './filters';
+import type { Tenant } from '../tenant';
+import { AMOUNT_RECEIVED_SQL, filterConditions, type InvoiceFilters } from './filters';
 import { formatCurrencyAmount } from './money';
 import { formatPrice } from './serialize';
 
@@ -65,7 +66,7 @@ interface ExportRow {
 
 /** One batch after `afterSeq` (exclusive; null = from the newest). Exported for the tests of the keyset. */
 export async function selectExportBatch(
-  scope: FilterScope,
+  tenant: Tenant,
   filters: InvoiceFilters,
   now: Date,
   afterSeq: string | null,
@@ -73,7 +74,7 @@ export async function selectExportBatch(
 ): Promise<ExportRow[]> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
-  const conditions = filterConditions(scope, filters, now, param);
+  const conditions = filterConditions(tenant, filters, now, param);
   if (afterSeq !== null) conditions.push(`seq < ${param(afterSeq)}::bigint`);
   return runStatement<ExportRow>(
     meteringSql(),
@@ -130,11 +131,11 @@ export function exportRecord(row: ExportRow): Record<ExportColumn, string> {
 }
 
 /** The CSV, chunk by chunk: the header line, then one chunk per batch. Memory holds one batch at a time. */
-export async function* invoiceCsvChunks(scope: FilterScope, filters: InvoiceFilters, now = new Date(), batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
+export async function* invoiceCsvChunks(tenant: Tenant, filters: InvoiceFilters, now = new Date(), batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
   yield stringify([[...EXPORT_COLUMNS]]);
   let afterSeq: string | null = null;
   for (;;) {
-    const rows = await selectExportBatch(scope, filters, now, afterSeq, batchSize);
+    const rows = await selectExportBatch(tenant, filters, now, afterSeq, batchSize);
     if (rows.length === 0) return;
     yield stringify(rows.map(exportRecord), { columns: [...EXPORT_COLUMNS] });
     if (rows.length < batchSize) return;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 import { CURRENCIES, NETWORKS } from './currencies';
 import { AMOUNT_PATTERN, InvoiceId } from './schemas';
 import { INVOICE_STATUSES } from './state';
@@ -55,18 +55,13 @@ export function hasFilters(filters: InvoiceFilters): boolean {
   return FILTER_NAMES.some((name) => Boolean(filters[name]));
 }
 
-export interface FilterScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
 /**
  * The WHERE conditions (joined with AND) for `invoices` rows (column names unqualified): the tenant first, always.
  * `param` adds a bound value and returns its placeholder. `pending` and `expired` are derived from expires_at at
  * `now`, as the API's list does.
  */
-export function filterConditions(scope: FilterScope, filters: InvoiceFilters, now: Date, param: (value: unknown) => string): string[] {
-  const conditions = [`workspace_id = ${param(scope.workspaceId)}`, `environment = ${param(scope.environment)}::"Environment"`];
+export function filterConditions(tenant: Tenant, filters: InvoiceFilters, now: Date, param: (value: unknown) => string): string[] {
+  const conditions = [`workspace_id = ${param(tenant.workspaceId)}`, `environment = ${param(tenant.environment)}::"Environment"`];
   switch (filters.status) {
     case undefined:
       break;

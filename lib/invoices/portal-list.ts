@@ -1,5 +1,6 @@
 import { meteringSql, runStatement } from '../db';
-import { AMOUNT_RECEIVED_SQL, filterConditions, type FilterScope, type InvoiceFilters } from './filters';
+import type { Tenant } from '../tenant';
+import { AMOUNT_RECEIVED_SQL, filterConditions, type InvoiceFilters } from './filters';
 import type { InvoiceResource } from './schemas';
 import { toInvoiceResource } from './serialize';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
@@ -18,17 +19,17 @@ export interface FilteredPage {
 }
 
 export async function listFilteredInvoices(
-  scope: FilterScope,
+  tenant: Tenant,
   filters: InvoiceFilters,
   page: { after: string | null; limit: number },
   now = new Date(),
 ): Promise<FilteredPage> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
-  const conditions = filterConditions(scope, filters, now, param);
+  const conditions = filterConditions(tenant, filters, now, param);
   if (page.after) {
     conditions.push(
-      `seq < (SELECT c.seq FROM invoices c WHERE c.id = ${param(page.after)} AND c.workspace_id = ${param(scope.workspaceId)} AND c.environment = ${param(scope.environment)}::"Environment")`,
+      `seq < (SELECT c.seq FROM invoices c WHERE c.id = ${param(page.after)} AND c.workspace_id = ${param(tenant.workspaceId)} AND c.environment = ${param(tenant.environment)}::"Environment")`,
     );
   }
   const rows = await runStatement<{ invoice: InvoiceSnapshot }>(
@@ -37,15 +38,15 @@ export async function listFilteredInvoices(
     values,
   );
   const invoices = rows.slice(0, page.limit).map((row) => toInvoiceResource(fromSnapshot(row.invoice), now));
-  const cursorFound = rows.length > 0 || !page.after || (await invoiceExists(scope, page.after));
+  const cursorFound = rows.length > 0 || !page.after || (await invoiceExists(tenant, page.after));
   return { invoices, nextCursor: rows.length > page.limit ? (invoices.at(-1)?.id ?? null) : null, cursorFound };
 }
 
-async function invoiceExists(scope: FilterScope, id: string): Promise<boolean> {
+async function invoiceExists(tenant: Tenant, id: string): Promise<boolean> {
   const rows = await runStatement(meteringSql(), `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`, [
     id,
-    scope.workspaceId,
-    scope.environment,
+    tenant.workspaceId,
+    tenant.environment,
   ]);
   return rows.length > 0;
 }
@@ -61,14 +62,14 @@ export interface CurrencyTotal {
   paidCount: number;
 }
 
-export async function filteredTotals(scope: FilterScope, filters: InvoiceFilters, now = new Date()): Promise<CurrencyTotal[]> {
+export async function filteredTotals(tenant: Tenant, filters: InvoiceFilters, now = new Date()): Promise<CurrencyTotal[]> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
   const rows = await runStatement<{ currency: string; count: string; amount: string; amount_received: string; paid_count: string }>(
     meteringSql(),
     `SELECT currency, count(*)::text AS count, sum(amount)::text AS amount, sum(${AMOUNT_RECEIVED_SQL})::text AS amount_received,
             (count(*) FILTER (WHERE status = 'paid'))::text AS paid_count
-       FROM invoices WHERE ${filterConditions(scope, filters, now, param).join(' AND ')}
+       FROM invoices WHERE ${filterConditions(tenant, filters, now, param).join(' AND ')}
       GROUP BY currency ORDER BY currency`,
     values,
   );

@@ -1,6 +1,6 @@
 import { meteringSql, runStatement } from '../db';
+import type { Tenant } from '../tenant';
 import { EVENT_TYPES, isEventType } from '../events/types';
-import type { FilterScope } from './filters';
 import type { InvoiceResource } from './schemas';
 
 /**
@@ -44,7 +44,7 @@ interface EventRowJson {
  * Events of one invoice: its snapshot's id, of this workspace and environment, not before the invoice existed.
  * (No index on the snapshot's id: the workspace's events of the retention window are filtered.)
  */
-async function invoiceEvents(scope: FilterScope, invoiceId: string, createdAt: Date): Promise<EventRowJson[]> {
+async function invoiceEvents(tenant: Tenant, invoiceId: string, createdAt: Date): Promise<EventRowJson[]> {
   return runStatement<EventRowJson>(
     meteringSql(),
     `SELECT e.id, e.type, e.created_at,
@@ -57,14 +57,14 @@ async function invoiceEvents(scope: FilterScope, invoiceId: string, createdAt: D
       WHERE e.workspace_id = $1 AND e.environment = $2::"Environment" AND e.type LIKE 'invoice.%'
         AND e.snapshot->>'id' = $3 AND e.created_at >= $4::timestamptz
       ORDER BY e.seq`,
-    [scope.workspaceId, scope.environment, invoiceId, createdAt],
+    [tenant.workspaceId, tenant.environment, invoiceId, createdAt],
   );
 }
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
-export async function invoiceTimeline(scope: FilterScope, invoice: InvoiceResource): Promise<TimelineEntry[]> {
-  const events = await invoiceEvents(scope, invoice.id, new Date(invoice.created_at));
+export async function invoiceTimeline(tenant: Tenant, invoice: InvoiceResource): Promise<TimelineEntry[]> {
+  const events = await invoiceEvents(tenant, invoice.id, new Date(invoice.created_at));
   const entries: TimelineEntry[] = events.map((event) => ({
     kind: 'event',
     at: new Date(event.created_at),

@@ -1,7 +1,7 @@
 import { meteringSql, runStatement } from '../db';
 import { AMOUNT_RECEIVED_SQL } from '../invoices/filters';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoices/state';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 import { daysInUtcMonth, startOfNextUtcMonth, startOfUtcMonth } from '../usage/period';
 
 /**
@@ -9,11 +9,6 @@ import { daysInUtcMonth, startOfNextUtcMonth, startOfUtcMonth } from '../usage/p
  * one environment (the unmatched payments: to the workspace, which only live money reaches). Sums are computed
  * by PostgreSQL as numeric and returned as decimal strings; the month is the UTC calendar month.
  */
-export interface OverviewScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
 export interface CurrencyVolume {
   currency: string;
   /** Invoices paid this month (paid_at in the month). */
@@ -36,11 +31,11 @@ export interface MonthVolume {
   unpricedCount: number;
 }
 
-const scopeSql = `workspace_id = $1 AND environment = $2::"Environment"`;
+const tenantSql = `workspace_id = $1 AND environment = $2::"Environment"`;
 
-export async function monthVolume(scope: OverviewScope, now = new Date()): Promise<MonthVolume> {
-  const values = [scope.workspaceId, scope.environment, startOfUtcMonth(now), startOfNextUtcMonth(now)];
-  const paidThisMonth = `${scopeSql} AND status = 'paid' AND paid_at >= $3::timestamptz AND paid_at < $4::timestamptz`;
+export async function monthVolume(tenant: Tenant, now = new Date()): Promise<MonthVolume> {
+  const values = [tenant.workspaceId, tenant.environment, startOfUtcMonth(now), startOfNextUtcMonth(now)];
+  const paidThisMonth = `${tenantSql} AND status = 'paid' AND paid_at >= $3::timestamptz AND paid_at < $4::timestamptz`;
   const [byCurrency, byFiat] = await Promise.all([
     runStatement<{ currency: string; count: string; received: string }>(
       meteringSql(),
@@ -65,13 +60,13 @@ export async function monthVolume(scope: OverviewScope, now = new Date()): Promi
 }
 
 /** Invoices created this month by status as the API reports it (pending past expires_at is expired). */
-export async function monthStatusCounts(scope: OverviewScope, now = new Date()): Promise<Record<InvoiceStatus, number>> {
+export async function monthStatusCounts(tenant: Tenant, now = new Date()): Promise<Record<InvoiceStatus, number>> {
   const rows = await runStatement<{ status: InvoiceStatus; count: string }>(
     meteringSql(),
     `SELECT CASE WHEN status = 'pending' AND expires_at <= $5::timestamptz THEN 'expired' ELSE status::text END AS status, count(*)::text AS count
-       FROM invoices WHERE ${scopeSql} AND created_at >= $3::timestamptz AND created_at < $4::timestamptz
+       FROM invoices WHERE ${tenantSql} AND created_at >= $3::timestamptz AND created_at < $4::timestamptz
       GROUP BY 1`,
-    [scope.workspaceId, scope.environment, startOfUtcMonth(now), startOfNextUtcMonth(now), now],
+    [tenant.workspaceId, tenant.environment, startOfUtcMonth(now), startOfNextUtcMonth(now), now],
   );
   const counts = Object.fromEntries(INVOICE_STATUSES.map((status) => [status, 0])) as Record<InvoiceStatus, number>;
   for (const row of rows) counts[row.status] = Number(row.count);
@@ -85,14 +80,14 @@ export interface DailyPayments {
 }
 
 /** Invoices paid per UTC day of this month, every day listed (zeros included). */
-export async function dailyPayments(scope: OverviewScope, now = new Date()): Promise<DailyPayments[]> {
+export async function dailyPayments(tenant: Tenant, now = new Date()): Promise<DailyPayments[]> {
   const start = startOfUtcMonth(now);
   const rows = await runStatement<{ day: string; count: string }>(
     meteringSql(),
     `SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::text AS count
-       FROM invoices WHERE ${scopeSql} AND status = 'paid' AND paid_at >= $3::timestamptz AND paid_at < $4::timestamptz
+       FROM invoices WHERE ${tenantSql} AND status = 'paid' AND paid_at >= $3::timestamptz AND paid_at < $4::timestamptz
       GROUP BY 1`,
-    [scope.workspaceId, scope.environment, start, startOfNextUtcMonth(now)],
+    [tenant.workspaceId, tenant.environment, start, startOfNextUtcMonth(now)],
   );
   const byDay = new Map(rows.map((row) => [row.day, Number(row.count)]));
   return Array.from({ length: daysInUtcMonth(now) }, (_, i) => {
@@ -120,7 +115,7 @@ export const KEY_EXPIRY_WARNING_DAYS = 7;
 /** Failed deliveries count toward the alert for this long (older ones are history, on the endpoint's page). */
 export const FAILED_DELIVERY_WINDOW_DAYS = 7;
 
-export async function overviewAlerts(scope: OverviewScope, now = new Date()): Promise<OverviewAlerts> {
+export async function overviewAlerts(tenant: Tenant, now = new Date()): Promise<OverviewAlerts> {
   const day = 86_400_000;
   const rows = await runStatement<{ unmatched: string; failing: string; failed: string; retrying: string; expiring: string }>(
     meteringSql(),
@@ -135,7 +130,7 @@ export async function overviewAlerts(scope: OverviewScope, now = new Date()): Pr
           WHERE e.workspace_id = $1 AND e.environment = $2::"Environment" AND d.status = 'pending' AND d.attempts > 0)::text AS retrying,
        (SELECT count(*) FROM api_keys k WHERE k.workspace_id = $1 AND k.environment = $2::"Environment" AND k.revoked_at IS NULL
           AND k.expires_at > $3::timestamptz AND k.expires_at <= $5::timestamptz)::text AS expiring`,
-    [scope.workspaceId, scope.environment, now, new Date(now.getTime() - FAILED_DELIVERY_WINDOW_DAYS * day), new Date(now.getTime() + KEY_EXPIRY_WARNING_DAYS * day)],
+    [tenant.workspaceId, tenant.environment, now, new Date(now.getTime() - FAILED_DELIVERY_WINDOW_DAYS * day), new Date(now.getTime() + KEY_EXPIRY_WARNING_DAYS * day)],
   );
   const row = rows[0]!;
   return {

@@ -38,7 +38,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   const params = await searchParams;
   const environment = one(params.env) === 'live' ? 'live' : 'test';
   const trail = (one(params.after) ?? '').split(',').filter(Boolean);
-  const scope = { workspaceId: workspace.id, environment } as const;
+  const tenant = { workspaceId: workspace.id, environment } as const;
   const parsed = parseInvoiceFilters(params);
   const rawValues = Object.fromEntries(['q', 'status', 'network', 'currency', 'from', 'to', 'min', 'max'].map((name) => [name, one(params[name])]));
 
@@ -53,7 +53,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
     error = 'The page cursor in the address is not valid.';
   } else {
     const now = new Date();
-    const [page, sums] = await Promise.all([listFilteredInvoices(scope, filters, { after: trail.at(-1) ?? null, limit: PAGE_SIZE }, now), filteredTotals(scope, filters, now)]);
+    const [page, sums] = await Promise.all([listFilteredInvoices(tenant, filters, { after: trail.at(-1) ?? null, limit: PAGE_SIZE }, now), filteredTotals(tenant, filters, now)]);
     if (!page.cursorFound) error = 'The page cursor (starting_after) does not name an invoice of this workspace and environment.';
     invoices = page.invoices;
     nextCursor = page.nextCursor;
