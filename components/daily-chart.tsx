@@ -1,4 +1,10 @@
 /**
+ * The chart scales with its width: below 640 px (a phone) the labels are drawn twice as large in the chart's own
+ * units, so that they stay readable once scaled down (CSS font-size beats the fontSize attribute).
+ */
+const LABEL_CLASS = 'max-sm:text-[22px]';
+
+/**
  * Counts per day of the month as an inline SVG bar chart (a picture with a text alternative), rendered on the
  * server: no chart library, no script. `noun` names what is counted (default: requests).
  */
@@ -13,8 +19,8 @@ export function DailyChart({
 }) {
   const width = 640;
   const height = 200;
-  const padLeft = 40;
-  const padBottom = 24;
+  const padLeft = 48;
+  const padBottom = 30;
   const max = Math.max(1, ...days.map((d) => d.count));
   const plotW = width - padLeft - 8;
   const plotH = height - padBottom - 12;
@@ -29,10 +35,10 @@ export function DailyChart({
       <title>{description}</title>
       <line x1={padLeft} y1={12} x2={padLeft} y2={12 + plotH} stroke="#cbd5e1" />
       <line x1={padLeft} y1={12 + plotH} x2={width - 8} y2={12 + plotH} stroke="#cbd5e1" />
-      <text x={padLeft - 6} y={16} textAnchor="end" fontSize="11" fill="#475569">
+      <text x={padLeft - 6} y={16} textAnchor="end" fontSize="11" fill="#475569" className={LABEL_CLASS}>
         {max}
       </text>
-      <text x={padLeft - 6} y={12 + plotH} textAnchor="end" fontSize="11" fill="#475569">
+      <text x={padLeft - 6} y={12 + plotH} textAnchor="end" fontSize="11" fill="#475569" className={LABEL_CLASS}>
         0
       </text>
       {days.map((d, i) => {
@@ -45,7 +51,7 @@ export function DailyChart({
               <title>{`${d.day}: ${d.count} ${d.count === 1 ? noun.one : noun.many}`}</title>
             </rect>
             {dayNumber === 1 || dayNumber % 5 === 0 ? (
-              <text x={x + barW / 2} y={height - 6} textAnchor="middle" fontSize="11" fill="#475569">
+              <text x={x + barW / 2} y={height - 6} textAnchor="middle" fontSize="11" fill="#475569" className={LABEL_CLASS}>
                 {dayNumber}
               </text>
             ) : null}

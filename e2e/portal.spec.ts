@@ -284,6 +284,8 @@ test('a plan without API access (Trial, like Merchant) creates invoices in the p
 
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Invoices' }).click();
   await page.getByRole('link', { name: 'New invoice' }).click();
+  // The list has Network and Amount filters of its own: wait for the form's page.
+  await expect(page).toHaveURL(/\/invoices\/new$/);
   // An error keeps every field.
   await page.getByLabel('Network').selectOption('tron');
   await page.getByLabel('Amount').fill('1.1234567');
