@@ -161,7 +161,7 @@ const AUTHORIZE_SQL = `
       ${takeToken}
     ),
     admitted AS (
-      -- Every check passed (month, both buckets, the endpoint's scope $7): only then does the endpoint's read run.
+      -- Every check passed (month, both buckets, the endpoint's scope $7): only then does the endpoint read run.
       SELECT 1 FROM eligible e JOIN k ON k.id = e.id
       WHERE (EXISTS (SELECT 1 FROM counted) OR $5)
         AND (e.rate <= 0 OR EXISTS (SELECT 1 FROM ws_bucket WHERE admitted))
