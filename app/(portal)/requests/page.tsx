@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
-import { buttonClass, Card, cx, DataTable, formatDate, inputClass, PageHeader } from '@/components/ui';
+import { buttonClass, Card, cx, DataTable, inputClass, PageHeader } from '@/components/ui';
 import { listApiKeys } from '@/lib/keys/keys';
 import { requirePage } from '@/lib/portal/context';
 import { listRequests } from '@/lib/request-log/queries';
@@ -121,7 +122,7 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
             >
               {page.rows.map((row) => (
                 <tr key={row.id}>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDate(row.createdAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2"><LocalTime value={row.createdAt} /></td>
                   <td className="px-3 py-2 font-mono text-xs">{row.method}</td>
                   <td className="max-w-xs truncate px-3 py-2 font-mono text-xs">{row.path}</td>
                   <td className={cx('px-3 py-2 font-medium', statusTone(row.status))}>{row.status}</td>
