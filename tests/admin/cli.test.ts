@@ -207,6 +207,14 @@ describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
     const refused = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://127.0.0.1:9/hooks', '--json');
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: expect.stringContaining('not a public address') });
+    // The same local receiver with the development switch (npm run dev sets it; README "Test webhooks locally").
+    const local = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://localhost:4242/webhooks', '--json');
+    expect(local.code, local.stderr).toBe(0);
+    expect(JSON.parse(local.stdout)).toMatchObject({ url: 'http://localhost:4242/webhooks', environment: 'test', status: 'enabled' });
+    // It never lifts the https rule of live endpoints.
+    const liveLocal = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'http://localhost:4242/webhooks', '--json');
+    expect(liveLocal.code).toBe(1);
+    expect(JSON.parse(liveLocal.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: 'Live endpoints must use https://' });
     const badEvent = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/x', '--events', 'invoice.eaten');
     expect(badEvent.code).toBe(2);
     expect(badEvent.stderr).toContain('Unknown event type(s) invoice.eaten');
