@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { formatDateTime, formatUtcExact, isTimeZone, TIME_ZONE_COOKIE } from '@/lib/format/date-time';
+import { formatDateTimeParts, formatUtcExact, isTimeZone, TIME_ZONE_COOKIE } from '@/lib/format/date-time';
 
 /** The viewer's time zone as the portal knows it; null outside a TimeZoneProvider (e.g. the payer's page). */
 const TimeZoneContext = createContext<string | null>(null);
@@ -48,9 +48,11 @@ export function LocalTime({ value, fallback = '—' }: { value: Date | string | 
   if (!value) return <>{fallback}</>;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return <>{fallback}</>;
+  // Two unbreakable parts: a crowded table may put the time under the date, never split "Nov 25" or "7:13 PM".
+  const [day, time] = formatDateTimeParts(date, provided ?? detected ?? 'UTC');
   return (
-    <time dateTime={date.toISOString()} title={formatUtcExact(date)} className="whitespace-nowrap">
-      {formatDateTime(date, provided ?? detected ?? 'UTC')}
+    <time dateTime={date.toISOString()} title={formatUtcExact(date)}>
+      <span className="whitespace-nowrap">{day}</span> <span className="whitespace-nowrap">{time}</span>
     </time>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatUtcExact, isTimeZone } from './date-time';
+import { formatDateTime, formatDateTimeParts, formatUtcExact, isTimeZone } from './date-time';
 
 describe('the portal date format', () => {
   const at = new Date('2026-11-25T19:13:05.123Z');
@@ -25,5 +25,7 @@ describe('the portal date format', () => {
   it('plain spaces only (ICU versions differ before AM/PM), and the exact UTC instant for tooltips', () => {
     expect(formatDateTime(at, 'Europe/Berlin')).not.toMatch(/[\u202f\u00a0]/);
     expect(formatUtcExact(at)).toBe('2026-11-25 19:13:05 UTC');
+    expect(formatDateTimeParts(at, 'Europe/Berlin')).toEqual(['Nov 25, 2026,', '8:13 PM']);
+    expect(formatDateTimeParts(at, 'UTC')).toEqual(['Nov 25, 2026,', '7:13 PM UTC']);
   });
 });

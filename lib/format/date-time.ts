@@ -42,6 +42,16 @@ export function formatDateTime(value: Date | string, timeZone: string = 'UTC'): 
   return zone === 'UTC' || zone === 'Etc/UTC' ? `${text} UTC` : text;
 }
 
+/**
+ * The same text in two parts, the date ("Nov 25, 2026,") and the time ("7:13 PM"), for a narrow table cell that
+ * may put the time on a second line but should never break inside either part.
+ */
+export function formatDateTimeParts(value: Date | string, timeZone: string = 'UTC'): [date: string, time: string] {
+  const text = formatDateTime(value, timeZone);
+  const at = text.lastIndexOf(', ') + 1;
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
 /** "2026-11-25 19:13:05 UTC": the exact instant, for a tooltip or a log line. */
 export function formatUtcExact(value: Date | string): string {
   const date = typeof value === 'string' ? new Date(value) : value;
