@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
-import { buttonClass, Card, DataTable, PageHeader } from '@/components/ui';
+import { buttonClass, Card, DataTable, PageHeader, Td } from '@/components/ui';
 import { auditActionLabel } from '@/lib/audit/actions';
 import { listAudit } from '@/lib/audit/audit';
 import { describeAuditTargets } from '@/lib/audit/targets';
@@ -11,10 +11,17 @@ export const metadata: Metadata = { title: 'Audit log' };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** The row's details as "name: value" pairs; a key's label and prefix are in its target already. */
+/** Details the described target already shows: a key's label and prefix, an endpoint's URL. */
+function inTarget(target: string | null): readonly string[] {
+  if (/^key \d+$/.test(target ?? '')) return ['label', 'prefix'];
+  if (/^webhook endpoint /.test(target ?? '')) return ['url'];
+  return [];
+}
+
+/** The row's details as "name: value" pairs, without what the target column says already. */
 function describe(details: unknown, target: string | null): string {
   if (!details || typeof details !== 'object') return '';
-  const shown = /^key \d+$/.test(target ?? '') ? (name: string) => name !== 'label' && name !== 'prefix' : () => true;
+  const shown = (name: string) => !inTarget(target).includes(name);
   return Object.entries(details as Record<string, unknown>)
     .filter(([name]) => shown(name))
     .filter(([, value]) => value !== null && value !== '' && !(Array.isArray(value) && value.length === 0))
@@ -39,14 +46,16 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
           <DataTable testId="audit-log" columns={[{ label: 'Time' }, { label: 'Action' }, { label: 'Who' }, { label: 'Address' }, { label: 'What' }]}>
             {rows.map((row, index) => (
               <tr key={row.id} data-action={row.action}>
-                <td className="whitespace-nowrap px-3 py-2"><LocalTime value={row.createdAt} /></td>
-                <td className="whitespace-nowrap px-3 py-2 font-medium">{auditActionLabel(row.action)}</td>
-                <td className="px-3 py-2">{row.actorLabel}</td>
-                <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{row.ip ?? '—'}</td>
-                <td className="px-3 py-2 text-slate-700">
-                  {targets[index] ? <span className="font-medium">{targets[index]}</span> : null}
-                  {describe(row.details, row.target) ? <span className="block text-xs text-slate-600">{describe(row.details, row.target)}</span> : null}
-                </td>
+                <Td label="Time"><LocalTime value={row.createdAt} /></Td>
+                <Td label="Action" className="font-medium">{auditActionLabel(row.action)}</Td>
+                <Td label="Who" className="break-words">{row.actorLabel}</Td>
+                <Td label="Address" className="whitespace-nowrap font-mono text-xs">{row.ip ?? '—'}</Td>
+                <Td label="What" className="break-words text-slate-700">
+                  <div className="min-w-0">
+                    {targets[index] ? <span className="font-medium">{targets[index]}</span> : null}
+                    {describe(row.details, row.target) ? <span className="block text-xs text-slate-600">{describe(row.details, row.target)}</span> : null}
+                  </div>
+                </Td>
               </tr>
             ))}
           </DataTable>
