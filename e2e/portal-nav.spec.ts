@@ -132,6 +132,25 @@ test('keyboard only: the menu opens with Enter, Escape closes it and gives focus
   await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
   await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
   await expect(portalNav(page)).toBeHidden();
+
+  // With a second workspace the switcher is in the menu too, and switching works from there.
+  await menuButton(page).click();
+  await page.getByRole('link', { name: 'New workspace' }).click();
+  await page.getByLabel('Workspace name').fill('Phone side project');
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page.getByTestId('workspace-name')).toHaveText('Phone side project');
+  await expect(page.getByRole('form', { name: 'Switch workspace' })).toBeHidden();
+  await menuButton(page).click();
+  const switcher = page.getByRole('form', { name: 'Switch workspace' });
+  await expect(switcher.getByLabel('Workspace')).toBeInViewport();
+  await expect(switcher.getByRole('button', { name: 'Switch' })).toBeInViewport({ ratio: 1 });
+  expect(await sidewaysOverflow(page), 'menu with the workspace switcher').toBeLessThanOrEqual(0);
+  await expectNoSeriousAxeViolations(page, 'menu with the workspace switcher at 375 px');
+  await page.screenshot({ path: 'e2e/screenshots/nav-switcher-375-open.png' });
+  const first = (await switcher.getByLabel('Workspace').locator('option').allInnerTexts()).find((label) => !label.startsWith('Phone side project'));
+  await switcher.getByLabel('Workspace').selectOption({ label: first! });
+  await switcher.getByRole('button', { name: 'Switch' }).click();
+  await expect(page.getByTestId('workspace-name')).not.toHaveText('Phone side project');
   await context.close();
 });
 
