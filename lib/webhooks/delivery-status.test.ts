@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryDisplayStatus, endpointHealth, maxAttempts, type HealthDelivery } from './delivery-status';
+import { deliveryDisplayStatus, endpointHealth, type HealthDelivery } from './delivery-status';
+import { maxDeliveryAttempts } from './schedule';
 
 describe('deliveryDisplayStatus', () => {
   it('tells a never-tried delivery from one waiting for a retry, a given-up one and a delivered one', () => {
@@ -15,7 +16,7 @@ describe('deliveryDisplayStatus', () => {
   });
 
   it('counts the first attempt beside the retry slots', () => {
-    expect(maxAttempts([5, 300, 1800])).toBe(4);
+    expect(maxDeliveryAttempts([5, 300, 1800])).toBe(4);
   });
 });
 

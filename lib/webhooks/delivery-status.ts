@@ -26,11 +26,6 @@ export function deliveryDisplayStatus(delivery: DeliveryStatusInput): DeliveryDi
   return delivery.attempts > 0 && !succeededCode(delivery.lastStatusCode) ? 'retrying' : 'pending';
 }
 
-/** Attempts a delivery gets in all: the first one and one per slot of the retry schedule. */
-export function maxAttempts(schedule: readonly number[]): number {
-  return schedule.length + 1;
-}
-
 export interface HealthDelivery {
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
