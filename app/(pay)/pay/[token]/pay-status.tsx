@@ -99,7 +99,7 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
           </p>
         ) : null}
         {shown.status === 'paid' && shown.redirect_url ? (
-          <a href={shown.redirect_url} className={`${buttonClass.primary} mt-3`} data-testid="return-link">
+          <a href={shown.redirect_url} className={`${buttonClass.primary} mt-3 print:hidden`} data-testid="return-link">
             Return to merchant
           </a>
         ) : null}
