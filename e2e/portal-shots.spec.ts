@@ -33,6 +33,14 @@ test('screenshots: reference, webhooks, payer pages', async ({ page, request }) 
   await page.goto('/docs');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await shots(page, 'docs');
+  // The full reference is ~20,000 px tall: also the first screen and one operation, at each width.
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
+    await page.screenshot({ path: `e2e/screenshots/portal/${TAG}/docs-screen-${width}.png` });
+    const create = page.locator('#createInvoice, section:has(> h3:text("Create an invoice"))').first();
+    if (await create.count()) await create.screenshot({ path: `e2e/screenshots/portal/${TAG}/docs-create-invoice-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/docs/versioning');
   await shots(page, 'docs-versioning');
 
@@ -62,7 +70,11 @@ test('screenshots: reference, webhooks, payer pages', async ({ page, request }) 
   expect((await api(request, 'POST', `/v1/test/invoices/${String(paid.json.id)}/simulate-payment`, key.secret)).status).toBe(200);
   await receiver.waitFor(3, 30_000);
 
-  await page.goto('/webhooks');
+  // Once the attempts are recorded (the worker records them after the receiver answered).
+  await expect(async () => {
+    await page.goto('/webhooks');
+    await expect(page.getByText('Last attempt: none yet')).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await shots(page, 'webhooks-list');
   await page.getByRole('link', { name: /Manage/ }).first().click();
   await expect(page.getByRole('heading', { name: 'Webhook endpoint', level: 1 })).toBeVisible();

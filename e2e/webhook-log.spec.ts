@@ -45,7 +45,7 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
   failing = await startReceiver(() => ({ status: 503, body: 'down for maintenance' }));
   working = await startReceiver(() => ({ status: 200, body: 'ok' }));
   await signUp(page, uniqueEmail('hooklog'));
-  await switchPlan(page, 'Business');
+  await switchPlan(page, 'Developer');
   const key = await createKey(page, { label: 'Log key' });
   await addEndpoint(page, failing.url);
   await addEndpoint(page, working.url);

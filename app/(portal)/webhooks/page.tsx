@@ -38,7 +38,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                 return (
                   <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
                     <Td label="Endpoint" className="align-top">
-                      <span className="block min-w-0 max-w-xs">
+                      <span className="block w-full min-w-0 max-w-xs sm:w-auto">
                         <span className="block break-all font-mono text-xs">{endpoint.url}</span>
                         {endpoint.description ? <span className="mt-1 block text-slate-600">{endpoint.description}</span> : null}
                         <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
@@ -63,13 +63,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                       )}
                     </Td>
                     <Td label="Status" className="align-top">
-                      <span className="block min-w-0">
+                      <span className="block w-full min-w-0 sm:w-auto">
                         <Badge tone={endpoint.status === 'enabled' ? 'green' : 'red'}>{endpoint.status}</Badge>
                         {endpoint.disabledReason ? <span className="mt-1 block text-xs text-slate-600">{endpoint.disabledReason}</span> : null}
                       </span>
                     </Td>
                     <Td label="Health" className="align-top">
-                      <div className="min-w-0 space-y-1">
+                      <div className="w-full min-w-0 space-y-1 sm:w-auto">
                         <HealthBadge health={endpointHealth} />
                         <HealthSummary health={endpointHealth} />
                       </div>

@@ -33,18 +33,18 @@ function Receipt({ invoice, receipt }: { invoice: HostedInvoice; receipt: Hosted
         Receipt
       </h2>
       <dl className="mt-2 divide-y divide-slate-100 text-sm">
-        <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
           <dt className="text-slate-600">Amount paid</dt>
           <dd className="font-semibold" data-testid="receipt-amount">
             {receipt.amountPaid} {invoice.currency}
             {invoice.price ? <span className="font-normal text-slate-700"> ({formatFiat(invoice.price.amount, invoice.price.currency)})</span> : null}
           </dd>
         </div>
-        <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
           <dt className="text-slate-600">Network</dt>
           <dd>{invoice.networkName}</dd>
         </div>
-        <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
           <dt className="text-slate-600">Paid</dt>
           <dd data-testid="receipt-paid-at">
             <LocalTime value={receipt.paidAt} />
@@ -71,14 +71,14 @@ function Receipt({ invoice, receipt }: { invoice: HostedInvoice; receipt: Hosted
           </dd>
         </div>
         {receipt.orderId ? (
-          <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+          <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
             <dt className="text-slate-600">Order reference</dt>
             <dd className="break-all font-mono text-xs" data-testid="receipt-order">
               {receipt.orderId}
             </dd>
           </div>
         ) : null}
-        <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
           <dt className="text-slate-600">Invoice</dt>
           <dd className="break-all font-mono text-xs" data-testid="receipt-invoice">
             {receipt.invoiceId}

@@ -52,13 +52,13 @@ function DeliveryRow({ delivery, endpointId, mayChange, attemptLimit }: { delive
   return (
     <tr data-delivery-id={delivery.id} data-event-type={delivery.eventType} data-status={status}>
       <Td label="Event" className="align-top">
-        <span className="block min-w-0">
+        <span className="block w-full min-w-0 sm:w-auto">
           <span className="block font-medium">{delivery.eventType}</span>
           <span className="block break-all font-mono text-xs text-slate-600">{delivery.eventId}</span>
         </span>
       </Td>
       <Td label="Status" className="align-top">
-        <span className="block min-w-0">
+        <span className="block w-full min-w-0 sm:w-auto">
           <Badge tone={STATUS_TONES[status]}>{status}</Badge>
           <span className="mt-1 block text-xs text-slate-700">
             <StatusDetail delivery={delivery} status={status} attemptLimit={attemptLimit} />
@@ -67,7 +67,7 @@ function DeliveryRow({ delivery, endpointId, mayChange, attemptLimit }: { delive
       </Td>
       <Td label="Last attempt" className="align-top">
         {delivery.lastAttemptAt ? (
-          <span className="block min-w-0 text-xs">
+          <span className="block w-full min-w-0 text-xs sm:w-auto">
             <span className="block">
               {delivery.lastStatusCode === null ? 'No answer' : `HTTP ${delivery.lastStatusCode}`}
               {delivery.lastDurationMs === null ? '' : ` · ${delivery.lastDurationMs} ms`} · <LocalTime value={delivery.lastAttemptAt} />
