@@ -172,9 +172,7 @@ function sdkExample({ operationId, serverUrl, pathValues, query, body }: Example
   return [
     "import { Client } from '@crypto-invoicing/sdk';",
     '',
-    `const client = new Client({ apiKey: process.env.${API_KEY_VARIABLE}, baseUrl: ${jsLiteral(serverUrl)} });`.length <= 80
-      ? `const client = new Client({ apiKey: process.env.${API_KEY_VARIABLE}, baseUrl: ${jsLiteral(serverUrl)} });`
-      : `const client = new Client({\n  apiKey: process.env.${API_KEY_VARIABLE},\n  baseUrl: ${jsLiteral(serverUrl)},\n});`,
+    `const client = new Client({\n  apiKey: process.env.${API_KEY_VARIABLE},\n  baseUrl: ${jsLiteral(serverUrl)},\n});`,
     `const ${sdk.result} = await ${sdk.call}(${args.join(', ')});`,
   ].join('\n');
 }
