@@ -27,6 +27,16 @@ export const SDK_CALLS: Record<string, { call: string; result: string }> = {
 
 export const API_KEY_VARIABLE = 'CRYPTO_INVOICING_API_KEY';
 
+/**
+ * The schemas' examples show a paid invoice; the operations that answer an invoice in another state show it in
+ * that state (tests/api/reference.test.ts checks each result against the response schema).
+ */
+const UNPAID = { paid_at: null, payment: null, amount_received: '0' };
+const RESPONSE_EXAMPLE_STATES: Record<string, Record<string, unknown>> = {
+  createInvoice: { ...UNPAID, status: 'pending' },
+  cancelInvoice: { ...UNPAID, status: 'cancelled', cancelled_at: '2026-11-22T10:05:00.000Z' },
+};
+
 export interface ReferenceParameter {
   name: string;
   in: string;
@@ -197,7 +207,9 @@ function operationOf(method: string, path: string, op: Json, components: Json, s
   });
 
   const success = responses.find((response) => response.status.startsWith('2'));
-  const responseExample = success?.schema ? exampleOf(success.schema, components) : null;
+  const state = RESPONSE_EXAMPLE_STATES[String(op.operationId)];
+  const example = success?.schema ? exampleOf(success.schema, components) : null;
+  const responseExample = state && example ? { ...asJson(example), ...state } : example;
   const pathValues: Record<string, string> = {};
   const query: Record<string, unknown> = {};
   for (const parameter of parameters) {
