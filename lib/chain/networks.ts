@@ -80,8 +80,8 @@ export function tokenAddress(currency: Currency, network: Network): string | nul
 }
 
 /**
- * Each network's public block explorer, `{tx}` standing for the transaction hash: the portal links a payment's
- * transaction there. EXPLORER_TX_URL_<NETWORK> replaces it (a testnet's or a self-hosted explorer).
+ * Each network's public block explorer, `{tx}` standing for the transaction hash: the portal and the payer's
+ * receipt link a transaction there. EXPLORER_TX_URL_<NETWORK> replaces it (a testnet's or a self-hosted explorer).
  */
 export const DEFAULT_EXPLORER_TX_URLS: Record<Network, string> = {
   ethereum: 'https://etherscan.io/tx/{tx}',
@@ -99,17 +99,23 @@ function isRealChain(network: Network): boolean {
 }
 
 /**
- * The explorer page of a transaction, or null: no template for the network, a chain other than the real one
- * without EXPLORER_TX_URL_<NETWORK> (a local or test chain's hash means nothing to the public explorer), or a
- * hash that is not plain hex/base58 (never put in a URL).
+ * A transaction's page on the network's explorer, or null when there is none to link to: an unknown network, a
+ * hash of the wrong shape (0x + 64 hex on EVM; 64 hex, bare, on TRON and Bitcoin — never anything else in a URL),
+ * or a deployment watching another chain than the real one (CHAIN_ID_<NETWORK> set to a local or test chain,
+ * whose transactions the public explorer does not know) without EXPLORER_TX_URL_<NETWORK>. Simulated payments
+ * (test invoices) are never passed here.
  */
 export function explorerTxUrl(network: string, txHash: string): string | null {
   if (!(network in DEFAULT_EXPLORER_TX_URLS)) return null;
   const known = network as Network;
-  if (!/^(0x)?[0-9A-Za-z]{16,128}$/.test(txHash)) return null;
+  let hash: string;
+  if (isEvmNetwork(known)) {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) return null;
+    hash = txHash;
+  } else {
+    hash = txHash.replace(/^0x/, '').toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+  }
   const template = setting(`EXPLORER_TX_URL_${upper(known)}`) ?? (isRealChain(known) ? DEFAULT_EXPLORER_TX_URLS[known] : null);
-  if (!template) return null;
-  // TRON and Bitcoin explorers take the bare hash.
-  const hash = known === 'tron' || known === 'bitcoin' ? txHash.replace(/^0x/, '') : txHash;
-  return template.replace('{tx}', encodeURIComponent(hash));
+  return template ? template.replace('{tx}', hash) : null;
 }
