@@ -84,6 +84,12 @@ const EnvSchema = z.object({
   TOKEN_USDT_POLYGON: evmAddress,
   TOKEN_USDC_POLYGON: evmAddress,
   TOKEN_USDC_BASE: evmAddress,
+  // Bitcoin (docs/settlement.md, lib/chain/bitcoin): Bitcoin Core's JSON-RPC (credentials in the URL or as headers,
+  // `Name: value` separated by newlines or `;`), the chain whose addresses and keys are accepted, confirmations.
+  RPC_URL_BITCOIN: optionalText,
+  RPC_HEADERS_BITCOIN: optionalText,
+  BITCOIN_CHAIN: z.enum(['main', 'test', 'regtest']).default('main'),
+  CONFIRMATIONS_BITCOIN: optionalCount,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -8,7 +8,8 @@ import { walletAddressError } from './address';
 
 export const SetWalletInput = z.strictObject({
   network: z.enum(NETWORKS),
-  address: z.string().trim().min(1, 'Address is required').max(128),
+  // Long enough for a Bitcoin wpkh() descriptor with its key origin and checksum.
+  address: z.string().trim().min(1, 'Address is required').max(512),
 });
 export type SetWalletInput = z.input<typeof SetWalletInput>;
 
