@@ -273,7 +273,8 @@ export async function pendingPayments(network: string, range: { from?: bigint; t
     orderBy: [{ blockNumber: 'asc' }, { logIndex: 'asc' }],
     select: { id: true, txHash: true, logIndex: true, blockNumber: true, blockHash: true, currency: true, fromAddress: true, toAddress: true, amount: true },
   });
-  return rows.map((row) => ({ ...row, amount: row.amount.toFixed() }));
+  // The filter on blockNumber leaves out mempool payments (no block yet).
+  return rows.map((row) => ({ ...row, blockNumber: row.blockNumber!, blockHash: row.blockHash!, amount: row.amount.toFixed() }));
 }
 
 /** Confirmations of every pending payment at chain head `head` (one statement per pass). */

@@ -8,6 +8,7 @@ import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
 import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
+import { insertBitcoinInvoice } from './bitcoin-invoice';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
 import {
   insertLiveInvoice,
@@ -33,9 +34,9 @@ const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and 
 export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
   const network = body.network;
   if (scope.environment === 'live' && !isWatched(network)) {
-    const reason = isEvmNetwork(network)
+    const reason = isEvmNetwork(network) || network === 'bitcoin'
       ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
-      : `${network} is not watched yet (live settlement covers ethereum, polygon and base)`;
+      : `${network} is not watched yet (live settlement covers ethereum, polygon, base and bitcoin)`;
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
   const invoice: NewInvoice = {
@@ -52,7 +53,12 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
     testAddress: scope.environment === 'test' ? testPayAddress(network) : null,
   };
-  let outcome = scope.environment === 'test' ? await insertTestInvoice(scope, invoice) : await insertLive(scope, invoice);
+  let outcome =
+    scope.environment === 'test'
+      ? await insertTestInvoice(scope, invoice)
+      : network === 'bitcoin'
+        ? await insertBitcoinInvoice(scope, invoice)
+        : await insertLive(scope, invoice);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
   for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
     outcome = await insertLive(scope, invoice);

@@ -194,11 +194,11 @@ export type InsertOutcome =
   /** Every suffix was taken (or a concurrent create took the one chosen): try again with another start. */
   | { kind: 'no_pay_amount' };
 
-const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
+export const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
   created_at, expires_at, redirect_url, pay_amount`;
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
-function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
+export function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
   return [
     invoice.id,
     scope.workspaceId,

@@ -2,6 +2,8 @@
 //   starts a local EVM node with mock USDT and USDC (6 decimals) and prints the settings that point the app at it.
 // npm run chain -- pay <payment_uri> [--rpc http://127.0.0.1:8545]
 //   pays an invoice's payment_uri from the node's funded development account.
+// npm run chain -- --network bitcoin [pay <uri> | mine N | reorg N]
+//   a Bitcoin regtest node (scripts/chain/bitcoin-cli.ts).
 // npm run chain -- receiver [--port 4443]
 //   a local https webhook receiver for live endpoints (scripts/chain/receiver.ts).
 import { parseArgs } from 'node:util';
@@ -9,6 +11,7 @@ import { createPublicClient, getAddress, http } from 'viem';
 import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
+import { bitcoinCli } from './bitcoin-cli';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 type LocalNetwork = (typeof NETWORKS)[number];
@@ -93,7 +96,10 @@ async function receiver(argv: string[]) {
 }
 
 async function main() {
-  const [command, ...rest] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  // Bitcoin is its own tool (a bcoin regtest node): scripts/chain/bitcoin-cli.ts.
+  if (argv.some((arg, i) => arg === '--network=bitcoin' || (arg === '--network' && argv[i + 1] === 'bitcoin'))) return bitcoinCli(argv);
+  const [command, ...rest] = argv;
   if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
   else await start(process.argv.slice(2));
