@@ -1,10 +1,13 @@
 import { EvmWatcher } from './evm/evm-watcher';
+import { BitcoinWatcher } from './bitcoin/bitcoin-watcher';
 import { EVM_NETWORKS, isWatched } from './networks';
 import { jsonLog, runWatcher, type ChainWatcher, type RunOptions } from './watcher';
 
-/** The watchers of this deployment: one per network with an RPC URL. Tron and Bitcoin are not watched yet. */
+/** The watchers of this deployment: one per network with an RPC URL (EVM networks and Bitcoin; Tron not yet). */
 export function configuredWatchers(): ChainWatcher[] {
-  return EVM_NETWORKS.filter((network) => isWatched(network)).map((network) => new EvmWatcher(network, { log: jsonLog }));
+  const watchers: ChainWatcher[] = EVM_NETWORKS.filter((network) => isWatched(network)).map((network) => new EvmWatcher(network, { log: jsonLog }));
+  if (isWatched('bitcoin')) watchers.push(new BitcoinWatcher({ log: jsonLog }));
+  return watchers;
 }
 
 /**

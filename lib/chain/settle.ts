@@ -1,5 +1,6 @@
 import { db, TRANSACTION_OPTIONS, type Prisma } from '../db';
 import { newId } from '../ids';
+import { MONITORING_WINDOW_MS } from '../invoices/pay-amount';
 import { INVOICE_TRANSITIONS } from '../invoices/state';
 import {
   settlementAssignments,
@@ -29,8 +30,10 @@ export interface Transfer {
   to: string;
   /** Decimal string of the amount (base units scaled by the asset's decimals). */
   amount: string;
-  blockNumber: bigint;
-  blockHash: string;
+  /** Null for a transaction only in the mempool (Bitcoin): recorded with 0 confirmations. */
+  blockNumber: bigint | null;
+  blockHash: string | null;
+  /** The block's time; for a mempool sighting, when it was seen. */
   blockTime: Date;
 }
 
@@ -70,26 +73,32 @@ export async function recordTransfers(transfers: Transfer[], cursor: Cursor, now
 
 /**
  * Records each transfer once: a duplicate (a block read again after a restart) is ignored; a transfer seen
- * again after its block was reorganised away (status reverted) is recorded afresh, unattributed. Returns the
- * ids of the rows recorded now, the only ones to attribute.
+ * again after its block was reorganised away (status reverted) is recorded afresh, unattributed; a pending
+ * mempool sighting (no block) found in a block gets that block, keeping its invoice and detection time. Returns
+ * the ids of the unattributed rows recorded now, the only ones to attribute.
  */
 async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[], now: Date): Promise<string[]> {
   // ON CONFLICT cannot touch one row twice in a statement: a transfer listed twice is recorded once.
   const unique = [...new Map(transfers.map((t) => [`${t.network}:${t.txHash}:${t.logIndex}`, t])).values()];
   if (unique.length === 0) return [];
-  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string; invoice_id: string | null }>>(
     `INSERT INTO payments (id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash,
                            block_time, status, confirmations, detected_at)
      SELECT t.id, t.network, t.tx_hash, t.log_index, t.currency, t.amount, t.from_address, t.to_address, t.block_number, t.block_hash,
-            t.block_time, 'pending', 1, $12::timestamptz
+            t.block_time, 'pending', CASE WHEN t.block_number IS NULL THEN 0 ELSE 1 END, $12::timestamptz
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::text[], $9::bigint[],
                    $10::text[], $11::timestamptz[])
             AS t(id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash, block_time)
      ON CONFLICT (network, tx_hash, log_index) DO UPDATE
-       SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
-           status = 'pending', confirmations = 1, invoice_id = NULL, detected_at = EXCLUDED.detected_at, confirmed_at = NULL
+       SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash,
+           block_time = CASE WHEN payments.status = 'reverted' THEN EXCLUDED.block_time ELSE payments.block_time END,
+           status = 'pending', confirmations = EXCLUDED.confirmations,
+           invoice_id = CASE WHEN payments.status = 'reverted' THEN NULL ELSE payments.invoice_id END,
+           detected_at = CASE WHEN payments.status = 'reverted' THEN EXCLUDED.detected_at ELSE payments.detected_at END,
+           confirmed_at = NULL
        WHERE payments.status = 'reverted'
-     RETURNING id`,
+          OR (payments.status = 'pending' AND payments.block_number IS NULL AND EXCLUDED.block_number IS NOT NULL)
+     RETURNING id, invoice_id`,
     unique.map(() => newId('payment')),
     unique.map((t) => t.network),
     unique.map((t) => t.txHash),
@@ -98,12 +107,12 @@ async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[
     unique.map((t) => t.amount),
     unique.map((t) => t.from),
     unique.map((t) => t.to),
-    unique.map((t) => t.blockNumber.toString()),
+    unique.map((t) => t.blockNumber?.toString() ?? null),
     unique.map((t) => t.blockHash),
     unique.map((t) => t.blockTime.toISOString()),
     now,
   );
-  return rows.map((row) => row.id);
+  return rows.filter((row) => row.invoice_id === null).map((row) => row.id);
 }
 
 /**
@@ -122,28 +131,50 @@ async function attribute(tx: Prisma.TransactionClient, paymentIds: string[]): Pr
   const inclusion = { invoice: 'i.', includedAt: 'p.block_time' };
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `WITH recorded AS (SELECT * FROM payments WHERE id = ANY($1::text[])),
-     candidate AS (
-       SELECT DISTINCT ON (i.id) p.id AS payment_id, i.id AS invoice_id, ${transitionWhere('detect_late', inclusion)} AS late,
+     -- The invoice a payment is for: by exact amount on a shared wallet (amount_reservations), or by its own
+     -- address (Bitcoin: bitcoin_addresses), inside the invoice's window.
+     matched AS (
+       SELECT p.id AS payment_id, i.id AS invoice_id, i.status, r.by_address, ${transitionWhere('detect_late', inclusion)} AS late,
+              (${transitionWhere('detect', inclusion)} OR ${transitionWhere('detect_late', inclusion)}) AS detectable,
               p.block_number, p.log_index
          FROM recorded p
-         JOIN amount_reservations r ON r.network = p.network AND r.currency = p.currency AND r.address = p.to_address AND r.pay_amount = p.amount
+         JOIN LATERAL (
+           SELECT a.invoice_id, a.reserved_until, false AS by_address FROM amount_reservations a
+            WHERE a.network = p.network AND a.currency = p.currency AND a.address = p.to_address AND a.pay_amount = p.amount
+           UNION ALL
+           SELECT b.invoice_id, NULL, true FROM bitcoin_addresses b WHERE b.network = p.network AND b.address = p.to_address
+         ) r ON true
          JOIN invoices i ON i.id = r.invoice_id
-        WHERE i.environment = 'live'
-          AND (${transitionWhere('detect', inclusion)} OR ${transitionWhere('detect_late', inclusion)})
+        WHERE i.environment = 'live' AND i.currency = p.currency
           AND p.block_time >= i.created_at - make_interval(secs => $2)
-          AND p.block_time <= r.reserved_until
-          AND NOT EXISTS (SELECT 1 FROM payments o WHERE o.invoice_id = i.id AND o.status <> 'reverted')
-        ORDER BY i.id, p.block_number, p.log_index),
+          AND p.block_time <= COALESCE(r.reserved_until, i.expires_at + make_interval(secs => $3))),
+     -- Amount attribution: one live payment per invoice. Address attribution: payments add up, so a further one
+     -- is taken while none is in flight (an underpaid invoice is payable again).
+     candidate AS (
+       SELECT DISTINCT ON (m.invoice_id) m.payment_id, m.invoice_id, m.late, m.block_number, m.log_index
+         FROM matched m
+        WHERE m.detectable
+          AND NOT EXISTS (SELECT 1 FROM payments o WHERE o.invoice_id = m.invoice_id AND o.status <> 'reverted'
+                             AND (NOT m.by_address OR o.status = 'pending'))
+        ORDER BY m.invoice_id, m.block_number NULLS LAST, m.log_index),
      attributed AS (
        UPDATE invoices i SET has_payments = true,
               status = CASE WHEN c.late THEN ${transitionToSql('detect_late')} ELSE ${transitionToSql('detect')} END
          FROM candidate c
         WHERE i.id = c.invoice_id AND i.status = CASE WHEN c.late THEN ${statusSql(INVOICE_TRANSITIONS.detect_late.from)} ELSE ${statusSql(INVOICE_TRANSITIONS.detect.from)} END
        RETURNING i.id, c.payment_id, c.late, c.block_number, c.log_index),
-     linked AS (UPDATE payments p SET invoice_id = a.id FROM attributed a WHERE p.id = a.payment_id)
-     SELECT id FROM attributed WHERE NOT late ORDER BY block_number, log_index`,
+     linked AS (UPDATE payments p SET invoice_id = a.id FROM attributed a WHERE p.id = a.payment_id),
+     -- Every payment to an invoice's own address belongs to it while it is payable or in flight (a second output
+     -- of the same block, a further payment while one is unconfirmed): linked, credited at confirmation.
+     also_linked AS (
+       UPDATE payments p SET invoice_id = m.invoice_id FROM matched m
+        WHERE p.id = m.payment_id AND m.by_address
+          AND m.status IN (${statusSql(INVOICE_TRANSITIONS.detect.from)}, ${statusSql(INVOICE_TRANSITIONS.confirm.from)})
+          AND NOT EXISTS (SELECT 1 FROM attributed a WHERE a.payment_id = m.payment_id))
+     SELECT id FROM attributed WHERE NOT late ORDER BY block_number NULLS LAST, log_index`,
     paymentIds,
     MATCH_CLOCK_TOLERANCE_SECONDS,
+    MONITORING_WINDOW_MS / 1000,
   );
   return rows.map((row) => row.id);
 }
@@ -172,13 +203,17 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
     const unmatched = ordered.filter((row) => row.invoice_id === null).map((row) => row.id);
     if (matched.length > 0) {
       // confirm (processing → SETTLEMENT_OUTCOMES) and confirm_late (included after expires_at: stays pending,
-      // paid_late); one live payment per invoice (attribute), so each invoice is updated by one of these rows.
-      // The outcome is computed on the locked row before the UPDATE (RETURNING sees the new amount_received).
+      // paid_late). Payments to one address add up (Bitcoin): an invoice's payments confirmed together are credited
+      // as one sum. The outcome is computed on the locked row before the UPDATE (RETURNING sees the new amount_received).
       const settled = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number }>>(
-        `WITH credit AS (
-           SELECT i.id, o.n, p.tx_hash, i.amount_received + p.amount AS total,
-                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + p.amount', tolerancePercent: '$3::numeric' })} AS outcome
-             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id JOIN invoices i ON i.id = p.invoice_id
+        `WITH sums AS (
+           SELECT p.invoice_id, min(o.n) AS n, sum(p.amount) AS amount, (array_agg(p.tx_hash ORDER BY o.n DESC))[1] AS tx_hash
+             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
+            GROUP BY p.invoice_id),
+         credit AS (
+           SELECT i.id, s.n, s.tx_hash, i.amount_received + s.amount AS total,
+                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + s.amount', tolerancePercent: '$3::numeric' })} AS outcome
+             FROM sums s JOIN invoices i ON i.id = s.invoice_id
             WHERE ${transitionWhere('confirm', { invoice: 'i.' })}
             FOR UPDATE OF i),
          settled AS (
@@ -197,11 +232,13 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
         `WITH late AS (
            UPDATE invoices i SET amount_received = i.amount_received + p.amount, payment_exception = $2
              FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
-            WHERE i.id = p.invoice_id AND ${transitionWhere('confirm_late', { invoice: 'i.' })}
+            WHERE i.id = p.invoice_id AND ${transitionWhere('confirm_late', { invoice: 'i.' })} AND i.id <> ALL($3::text[])
            RETURNING i.id, o.n)
          SELECT id FROM late ORDER BY n`,
         matched,
         INVOICE_TRANSITIONS.confirm_late.exception,
+        // Invoices this confirmation just settled (an underpaid one is pending again): not late.
+        settled.map((row) => row.id),
       );
       await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), INVOICE_TRANSITIONS.confirm_late.event, now);
     }
@@ -277,7 +314,12 @@ export async function pendingPayments(network: string, range: { from?: bigint; t
   return rows.map((row) => ({ ...row, blockNumber: row.blockNumber!, blockHash: row.blockHash!, amount: row.amount.toFixed() }));
 }
 
-/** Confirmations of every pending payment at chain head `head` (one statement per pass). */
+/** Pending payments seen in the mempool and not (yet) in a block (Bitcoin). */
+export async function pendingMempoolPayments(network: string): Promise<Array<{ id: string; txHash: string }>> {
+  return db().payment.findMany({ where: { network, status: 'pending', blockNumber: null }, select: { id: true, txHash: true } });
+}
+
+/** Confirmations of every pending payment at chain head `head` (one statement per pass; 0 while in the mempool). */
 export async function countConfirmations(network: string, head: bigint): Promise<void> {
   await db().$executeRaw`
     UPDATE payments SET confirmations = GREATEST(0, ${head} - block_number + 1)::int

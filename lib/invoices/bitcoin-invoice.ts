@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { bitcoinChain } from '../chain/bitcoin/chain';
 import { BitcoinWalletError, deriveAddress, readBitcoinWallet } from '../chain/bitcoin/keys';
 import { invoiceEventCte } from './invoice-events';
-import { fromJson, type InvoiceJsonRow } from './json-row';
+import { fromSnapshot, type InvoiceSnapshot } from './snapshot';
 import { commonValues, INSERT_COLUMNS, type InsertOutcome, type NewInvoice, type Scope } from './queries';
 
 /**
@@ -39,7 +39,7 @@ export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice): P
     const derived = deriveAddress(wallet, counters[0]!.index, chain);
     const values = [...commonValues(scope, invoice), derived.address, derived.scriptPubKey, wallet.accountKey, derived.index];
     const param = (value: unknown) => `$${values.push(value)}`;
-    const rows = await sql.unsafe<Array<{ invoice: InvoiceJsonRow }>>(
+    const rows = await sql.unsafe<Array<{ invoice: InvoiceSnapshot }>>(
       `WITH inserted AS (
           INSERT INTO invoices (${INSERT_COLUMNS})
           VALUES ($1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9, $10::timestamptz, $11::timestamptz, $12, $4::numeric)
@@ -51,6 +51,6 @@ export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice): P
         SELECT snapshot AS invoice FROM created_event`,
       values as never[],
     );
-    return { kind: 'created', record: fromJson(rows[0]!.invoice) } as const;
+    return { kind: 'created', record: fromSnapshot(rows[0]!.invoice) } as const;
   });
 }

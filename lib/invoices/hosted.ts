@@ -1,5 +1,6 @@
 import { meteringSql, runStatement } from '../db';
 import { confirmations, isEvmNetwork } from '../chain/networks';
+import { bitcoinConfirmations } from '../chain/bitcoin/chain';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
@@ -65,7 +66,7 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   if (!row) return null;
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
   const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
-  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : null;
+  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : invoice.network === 'bitcoin' ? bitcoinConfirmations() : null;
   return {
     status: invoice.status,
     confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,

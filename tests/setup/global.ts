@@ -20,6 +20,7 @@ import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } 
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext } from '../../scripts/next-app';
 import { chainSettings, startLocalChain } from '../../scripts/chain/local-chain';
+import { startBitcoinNode } from '../../scripts/chain/bitcoin-node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,7 +34,17 @@ export interface TestLane {
   TEST_BASE_URL: string;
   DATABASE_URL: string;
   TEST_CHAIN: TestChain;
+  /** The lane's Bitcoin regtest node (bcoin behind a Core-compatible RPC), watched as `bitcoin`. */
+  TEST_BITCOIN: TestBitcoin;
 }
+
+export interface TestBitcoin {
+  rpcUrl: string;
+  confirmations: number;
+}
+
+/** Confirmations the suite's server requires on `bitcoin` (the default, 2: what the hosted page says). */
+const TEST_BITCOIN_CONFIRMATIONS = 2;
 
 /** How many test files run at once (vitest's maxWorkers reads the same variable, vitest.config.ts). */
 export function testLaneCount(): number {
@@ -165,16 +176,17 @@ export default async function setup(project: TestProject) {
       databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
         // A local EVM chain that this lane's server watches as `ethereum`; no other network is watched, so live
         // invoices elsewhere answer network_not_watched.
-        const localChain = await startLocalChain({ port: await freePort() });
-        children.push(localChain);
-        cleanups.push(() => localChain.stop());
+        const [localChain, bitcoin] = await Promise.all([startLocalChain({ port: await freePort() }), startBitcoinNode()]);
+        children.push(localChain, bitcoin);
+        cleanups.push(() => localChain.stop(), () => bitcoin.stop());
+        const bitcoinSettings = { RPC_URL_BITCOIN: bitcoin.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: String(TEST_BITCOIN_CONFIRMATIONS) };
         const port = await freePort();
         const server = await startNext({
           port,
           databaseUrl,
           stdio: 'pipe',
           publicUrl: `http://127.0.0.1:${port}`,
-          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS) },
+          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS), ...bitcoinSettings },
         });
         children.push(server);
         cleanups.push(() => server.stop());
@@ -182,6 +194,7 @@ export default async function setup(project: TestProject) {
           TEST_BASE_URL: server.baseUrl,
           DATABASE_URL: databaseUrl,
           TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
+          TEST_BITCOIN: { rpcUrl: bitcoin.rpcUrl, confirmations: TEST_BITCOIN_CONFIRMATIONS },
         };
       }),
     );
