@@ -112,8 +112,24 @@ async function invalidateLikeCore(call: (method: string, params: unknown[]) => P
   }
   await call('invalidateblock', [hash]);
   // In block order, so parents come before children; coinbase spends no longer mature are refused (Core drops them too).
-  for (const tx of disconnected) await call('sendrawtransaction', [tx]).catch(() => undefined);
+  for (const tx of disconnected) await sendLikeCore(call, [tx]).catch(() => undefined);
   return null;
+}
+
+/**
+ * `sendrawtransaction` as Core answers it: once the transaction is in the mempool, or with an error. bcoin answers
+ * the txid at once, adds the transaction in the background and only logs a rejection.
+ */
+async function sendLikeCore(call: (method: string, params: unknown[]) => Promise<unknown>, params: unknown[]): Promise<unknown> {
+  const txid = await call('sendrawtransaction', params);
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    if (await call('getmempoolentry', [txid]).then(() => true, () => false)) return txid;
+    // Already mined (a block was made meanwhile) also counts as accepted.
+    if (await call('getrawtransaction', [txid, true]).then((tx) => Boolean((tx as { blockhash?: string }).blockhash), () => false)) return txid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw Object.assign(new Error('transaction rejected by the node (not in its mempool; see the node log)'), { code: -26 });
 }
 
 function startAdapter(host: string, port: number, target: { url: string; apiKey: string }, credentials: string): Promise<http.Server> {
@@ -137,7 +153,12 @@ function startAdapter(host: string, port: number, target: { url: string; apiKey:
         const method = String(entry.method);
         const params = Array.isArray(entry.params) ? entry.params : [];
         try {
-          const result = method === 'invalidateblock' ? await invalidateLikeCore(call, String(params[0])) : await call(method, params);
+          const result =
+            method === 'invalidateblock'
+              ? await invalidateLikeCore(call, String(params[0]))
+              : method === 'sendrawtransaction'
+                ? await sendLikeCore(call, params)
+                : await call(method, params);
           return { result, error: null, id: entry.id ?? null };
         } catch (error) {
           const code = (error as { code?: number }).code ?? -1;
