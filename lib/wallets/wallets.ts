@@ -5,6 +5,8 @@ import { db } from '../db';
 import { AppError } from '../errors';
 import { NETWORKS, type Network } from '../invoices/currencies';
 import { walletAddressError } from './address';
+import { bitcoinChain } from '../chain/bitcoin/chain';
+import { firstAddresses } from '../chain/bitcoin/keys';
 
 export const SetWalletInput = z.strictObject({
   network: z.enum(NETWORKS),
@@ -52,6 +54,16 @@ export async function removeWallet(workspaceId: string, network: Network, actor:
     if (removed.length === 0) return;
     await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null, ...stepUpDetail(proof) } });
   });
+}
+
+/**
+ * The first `count` receive addresses of a Bitcoin wallet key (the portal shows three before saving, so the
+ * merchant can compare them with their wallet's). A key that is refused answers invalid_wallet_address.
+ */
+export function bitcoinPreview(wallet: string, count = 3): Array<{ index: number; address: string }> {
+  const problem = walletAddressError('bitcoin', wallet);
+  if (problem) throw new AppError('invalid_wallet_address', problem, { errors: [{ path: 'address', message: problem }] });
+  return firstAddresses(wallet, bitcoinChain(), count).map(({ index, address }) => ({ index, address }));
 }
 
 export async function listWallets(workspaceId: string): Promise<WalletView[]> {
