@@ -1,6 +1,7 @@
 import { meteringSql, runStatement } from '../db';
 import { confirmations, isEvmNetwork } from '../chain/networks';
 import { bitcoinConfirmations } from '../chain/bitcoin/chain';
+import { fromBaseUnits, paymentUri, toBaseUnits } from '../chain/payment-uri';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
@@ -31,6 +32,11 @@ export interface HostedStatus {
   expires_at: string;
   /** Only once paid: where "Return to merchant" goes. */
   redirect_url: string | null;
+  currency: string;
+  /** Confirmed so far (decimal string). */
+  amount_received: string;
+  /** After a partial payment (Bitcoin payments add up): what is still due; null otherwise. */
+  amount_due: string | null;
 }
 
 export interface HostedInvoice extends HostedStatus {
@@ -38,7 +44,6 @@ export interface HostedInvoice extends HostedStatus {
   environment: 'test' | 'live';
   description: string | null;
   amount: string;
-  currency: string;
   network: Network;
   networkName: string;
   payAmount: string;
@@ -67,6 +72,8 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
   const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
   const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : invoice.network === 'bitcoin' ? bitcoinConfirmations() : null;
+  // Payments to an invoice's own address add up (Bitcoin): after a partial one, the page asks for the rest.
+  const due = invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid' ? remainingDue(invoice.amount, invoice.amount_received) : null;
   return {
     status: invoice.status,
     confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,
@@ -80,17 +87,25 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     currency: invoice.currency,
     network: invoice.network,
     networkName: NETWORK_NAMES[invoice.network],
-    payAmount: invoice.pay_amount,
+    amount_received: invoice.amount_received,
+    amount_due: due,
+    payAmount: due ?? invoice.pay_amount,
     payAddress: invoice.pay_address,
-    paymentUri: invoice.payment_uri,
+    paymentUri: due === null ? invoice.payment_uri : paymentUri({ currency: invoice.currency, network: invoice.network, address: invoice.pay_address, payAmount: due }),
   };
+}
+
+/** amount − received in base units (exact), as a decimal string; null when nothing is left. */
+function remainingDue(amount: string, received: string): string | null {
+  const rest = toBaseUnits(amount, 8) - toBaseUnits(received, 8);
+  return rest > 0n ? fromBaseUnits(rest, 8) : null;
 }
 
 export async function hostedStatus(token: string, now = new Date()): Promise<HostedStatus | null> {
   const invoice = await hostedInvoice(token, now);
   if (!invoice) return null;
-  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url } = invoice;
-  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url };
+  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due } = invoice;
+  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due };
 }
 
 /**

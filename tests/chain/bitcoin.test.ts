@@ -54,8 +54,11 @@ describe('Bitcoin invoices', () => {
     const processing = await read(account.secret, invoice.id);
     expect(processing.status).toBe('processing');
     expect(processing.payments).toEqual([expect.objectContaining({ tx_hash: txid, amount: '0.0015', status: 'pending', confirmations: 0, block_number: null })]);
-    const hosted = await (await fetch(`${invoice.hosted_url.replace(/\/pay\//, '/pay/')}`)).text();
-    expect(hosted).toContain('Bitcoin');
+    // The hosted page: payment detected, 0 of 2 confirmations; its BIP-21 link opens a wallet.
+    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({ status: 'processing', confirmations: 0, confirmations_required: 2, amount_due: null });
+    const page = await (await fetch(invoice.hosted_url)).text();
+    expect(page).toContain('Payment detected — 0 of 2 confirmations');
+    expect(page).toContain(`href="${invoice.payment_uri}"`);
     await mine(1);
     await w.tick();
     expect((await read(account.secret, invoice.id)).payments[0]).toMatchObject({ status: 'pending', confirmations: 1 });
@@ -78,6 +81,11 @@ describe('Bitcoin invoices', () => {
     await w.tick();
     const underpaid = await read(account.secret, invoice.id);
     expect(underpaid).toMatchObject({ status: 'pending', payment_exception: 'underpaid', amount_received: '0.001' });
+    // The hosted page asks for the rest, in its text, its amount and its BIP-21 link.
+    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({ status: 'pending', amount_received: '0.001', amount_due: '0.002' });
+    const page = await (await fetch(invoice.hosted_url)).text();
+    expect(page).toContain(`bitcoin:${invoice.pay_address}?amount=0.002`);
+    expect(page).toContain('Open in wallet');
     await payBitcoin(invoice.payment_uri, '0.002');
     await w.tick();
     expect((await read(account.secret, invoice.id)).status).toBe('processing');
