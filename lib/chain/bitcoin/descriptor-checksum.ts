@@ -26,7 +26,10 @@ export function descriptorChecksum(descriptor: string): string | null {
     if (value < 0) return null;
     symbols.push(value & 31);
     groups.push(value >> 5);
-    if (groups.length === 3) symbols.push(groups[0]! * 9 + groups[1]! * 3 + groups[2]!), (groups.length = 0);
+    if (groups.length === 3) {
+      symbols.push(groups[0]! * 9 + groups[1]! * 3 + groups[2]!);
+      groups.length = 0;
+    }
   }
   if (groups.length === 1) symbols.push(groups[0]!);
   else if (groups.length === 2) symbols.push(groups[0]! * 3 + groups[1]!);
