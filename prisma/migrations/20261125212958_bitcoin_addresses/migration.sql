@@ -40,3 +40,6 @@ ALTER TABLE "bitcoin_addresses" ADD CONSTRAINT "bitcoin_addresses_workspace_id_f
 
 -- AddForeignKey
 ALTER TABLE "bitcoin_addresses" ADD CONSTRAINT "bitcoin_addresses_invoice_id_fkey" FOREIGN KEY ("invoice_id") REFERENCES "invoices"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "bitcoin_addresses_network_address_key" ON "bitcoin_addresses"("network", "address");
