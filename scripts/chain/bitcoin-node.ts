@@ -49,6 +49,9 @@ function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
   return new HDKey({ privateKey, chainCode: new Uint8Array(32) }).publicKey!;
 }
 
+/** The e2e server's node credentials (local, throwaway): the Playwright specs build its URL from E2E_BITCOIN_PORT. */
+export const E2E_BITCOIN_CREDENTIALS = 'e2e:regtest';
+
 /** Blocks mined at start: 100 of their coinbase outputs are mature (spendable) at once. */
 const INITIAL_BLOCKS = 200;
 const COINBASE_MATURITY = 100;
@@ -56,6 +59,8 @@ const COINBASE_MATURITY = 100;
 export interface BitcoinNodeOptions {
   /** The adapter's port (the rpc_url the app is given); 0 = a free one. */
   port?: number;
+  /** `user:password` of the RPC URL; random when not given. */
+  credentials?: string;
   host?: string;
   stdio?: 'inherit' | 'ignore';
 }
@@ -230,7 +235,7 @@ export async function startBitcoinNode(options: BitcoinNodeOptions = {}): Promis
   try {
     await waitForNode(bcoinUrl, apiKey, child);
     const port = options.port || (await freePort());
-    const credentials = `regtest:${randomBytes(12).toString('hex')}`;
+    const credentials = options.credentials ?? `regtest:${randomBytes(12).toString('hex')}`;
     adapter = await startAdapter(host, port, { url: bcoinUrl, apiKey }, credentials);
     const rpcUrl = `http://${credentials}@${host}:${port}/`;
     await mineBlocks(rpcUrl, INITIAL_BLOCKS);
