@@ -27,7 +27,8 @@ function runWatchProcess(env: Record<string, string>, timeoutMs = 60_000): Promi
 
 describe('watcher processes', () => {
   it('an RPC reporting another chain id → the watcher refuses to start, with a clear log line', async () => {
-    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1' });
+    // Only ethereum is watched here (the lane's bitcoin node would keep the process running).
+    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', RPC_URL_BITCOIN: '' });
     const line = stderr.split('\n').find((text) => text.includes('chain_watcher_refused'));
     expect(line, stderr).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({
