@@ -15,6 +15,8 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 // tests' https webhook receivers (the worker trusts it): both known to the tests through the environment.
 process.env.E2E_CHAIN_PORT ??= pickFreePort();
 process.env.E2E_BITCOIN_PORT ??= pickFreePort();
+// The TRON JSON-RPC façade over that chain (watched as tron): its /jsonrpc and /evm on this port.
+process.env.E2E_TRON_PORT ??= pickFreePort();
 process.env.E2E_TLS_DIR ??= path.join(os.tmpdir(), `invoicing-e2e-tls-${process.env.E2E_PORT}`);
 
 // Debian's Chromium on these machines (Playwright cannot download browsers here); Playwright's own elsewhere.

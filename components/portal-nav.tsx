@@ -2,29 +2,19 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { PORTAL_LINKS as LINKS } from './portal-links';
 import { cx } from './ui';
 
-const LINKS = [
-  { href: '/', label: 'Overview' },
-  { href: '/keys', label: 'API keys' },
-  { href: '/usage', label: 'Usage' },
-  { href: '/requests', label: 'Request log' },
-  { href: '/invoices', label: 'Invoices' },
-  { href: '/wallets', label: 'Wallets' },
-  { href: '/webhooks', label: 'Webhooks' },
-  { href: '/billing', label: 'Billing' },
-  { href: '/docs', label: 'Docs' },
-  { href: '/account', label: 'Account' },
-  { href: '/audit', label: 'Audit log' },
-] as const;
-
-/** The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips). */
-export function PortalNav() {
+/**
+ * The portal's main navigation; wraps onto more lines on narrow screens (never scrolls sideways or clips).
+ * `visible`: the links the member's role may open (the layout reads the role table); the others are not shown.
+ */
+export function PortalNav({ visible }: { visible: readonly string[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Portal">
       <ul className="flex flex-wrap gap-1 py-1">
-        {LINKS.map((link) => {
+        {LINKS.filter((link) => visible.includes(link.href)).map((link) => {
           const active = link.href === '/' ? pathname === '/' : pathname.startsWith(link.href);
           return (
             <li key={link.href}>

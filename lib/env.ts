@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { isTronAddress } from './chain/tron/address';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 // Optional settings whose default lives with their rule (lib/chain/networks.ts); kept as strings here.
 const optionalText = z.string().trim().optional();
 const optionalCount = z.string().trim().regex(/^(\d+)?$/, 'must be a whole number').optional();
 const evmAddress = z.string().trim().regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)').optional();
+const tronAddress = z.string().trim().refine((value) => value === '' || isTronAddress(value), 'must be a Tron address (T… base58 or 41… hex)').optional();
 
 /**
  * Configuration, parsed once from the process environment. Every value has a default so that
@@ -57,6 +59,9 @@ const EnvSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
+  // Invitation mail (lib/teams/mail.ts): smtp://user:pass@host:port or smtps://…; unset = links are only shown.
+  SMTP_URL: z.string().trim().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Crypto invoicing <no-reply@localhost>'),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   // Seconds between delivery attempts after a failure; the number of entries is the number of retries.
@@ -65,6 +70,8 @@ const EnvSchema = z.object({
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'WEBHOOK_RETRY_SCHEDULE is comma-separated seconds, e.g. 5,300,1800')
     .default('5,300,1800,7200,18000,36000,50400,72000,86400')
     .transform((value) => value.split(',').map((entry) => Number(entry.trim()))),
+  // GET /metrics (docs/operations.md): off (404) unless set; then scrapers send `Authorization: Bearer <token>`.
+  METRICS_TOKEN: z.string().trim().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   // Worker: deliveries in flight at once, and how long a silent worker's queue locks are kept.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   WORKER_STALE_AFTER_SECONDS: z.coerce.number().int().min(2).default(30),
@@ -90,6 +97,17 @@ const EnvSchema = z.object({
   RPC_HEADERS_BITCOIN: optionalText,
   BITCOIN_CHAIN: z.enum(['main', 'test', 'regtest']).default('main'),
   CONFIRMATIONS_BITCOIN: optionalCount,
+  // Tron (lib/chain/tron): TRON's JSON-RPC (/jsonrpc); RPC_HEADERS_TRON = `Name: value` pairs separated by `;`
+  // for providers that want a key (TronGrid: TRON-PRO-API-KEY), sent with every request and never logged.
+  RPC_URL_TRON: optionalText,
+  RPC_HEADERS_TRON: z
+    .string()
+    .trim()
+    .regex(/^([A-Za-z0-9-]+\s*:[^;\r\n]*)?(\s*;\s*[A-Za-z0-9-]+\s*:[^;\r\n]*)*\s*;?$/, 'RPC_HEADERS_TRON is `Name: value` pairs separated by ;')
+    .optional(),
+  CHAIN_ID_TRON: optionalCount,
+  CONFIRMATIONS_TRON: optionalCount,
+  TOKEN_USDT_TRON: tronAddress,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -132,7 +132,7 @@ export const ERROR_CATALOGUE = {
   },
   idempotency_key_in_use: {
     status: 409, title: 'Idempotency key in use', api: true,
-    meaning: 'A request with the same Idempotency-Key is still being processed.',
+    meaning: 'Requests with the same Idempotency-Key kept racing each other and this one could not settle (rare).',
     action: 'Retry shortly with the same key: you will get the first request\'s response.',
   },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
@@ -180,6 +180,31 @@ export const ERROR_CATALOGUE = {
     status: 400, title: 'Re-authentication failed', api: false,
     meaning: 'The password or the authentication code given to confirm a change is not correct.',
     action: 'Enter your current password and a current code from your authenticator app (or an unused recovery code).',
+  },
+  role_forbidden: {
+    status: 403, title: 'Not allowed for your role', api: false,
+    meaning: "Your role in this workspace does not allow this (the role table is in docs/portal.md, Members and roles).",
+    action: 'Ask an Owner or Admin of the workspace to do it, or to change your role.',
+  },
+  last_owner: {
+    status: 409, title: 'Last Owner', api: false,
+    meaning: 'A workspace always keeps at least one Owner: its last Owner cannot be removed, leave or be given another role.',
+    action: 'Transfer ownership to another member first.',
+  },
+  already_member: {
+    status: 409, title: 'Already a member', api: false,
+    meaning: 'This person is already a member of the workspace.',
+    action: 'Change their role on the Members page instead.',
+  },
+  invitation_invalid: {
+    status: 404, title: 'Invitation not valid', api: false,
+    meaning: 'The invitation link is unknown, was revoked, was already used, or has expired (links are valid 7 days, once).',
+    action: 'Ask the workspace to send a new invitation.',
+  },
+  invitation_wrong_account: {
+    status: 403, title: 'Invitation for another email', api: false,
+    meaning: 'The invitation is bound to another email address than the account signed in.',
+    action: 'Sign out, then sign in (or sign up) with the email the invitation was sent to.',
   },
   two_factor_code_invalid: {
     status: 400, title: 'Authentication code incorrect', api: false,

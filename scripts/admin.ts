@@ -24,6 +24,10 @@ Commands:
   key:list      --workspace ID    a workspace's keys: id, label, prefix, scopes, status (never a secret)
   webhook:create --workspace ID --env test|live --url URL [--events type,type] [--description D]
   webhook:list  --workspace ID
+  member:list   --workspace ID    a workspace's members and roles, and its pending invitations
+  member:add    --workspace ID --email E --role owner|admin|developer|viewer
+                (an existing account joins; to change a member's role, remove and add again)
+  member:remove --workspace ID --email E   (never the last Owner; their sessions lose the workspace at once)
 
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
@@ -244,6 +248,44 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
           : `Workspace ${workspace.id} has no webhook endpoints`,
       };
     }
+    case 'member:list': {
+      const { listMembers } = await import('../lib/teams/members');
+      const { listPendingInvitations } = await import('../lib/teams/invitations');
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const [members, invitations] = await Promise.all([listMembers(workspace.id), listPendingInvitations(workspace.id)]);
+      return {
+        json: {
+          workspace_id: workspace.id,
+          members: members.map((m) => ({ user_id: m.userId, email: m.email, role: m.role, joined_at: m.joinedAt.toISOString() })),
+          pending_invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expires_at: i.expiresAt.toISOString() })),
+        },
+        text: [
+          ...members.map((m) => `${m.email ?? m.userId}  ${m.role}`),
+          ...invitations.map((i) => `${i.email}  ${i.role}  (invited, expires ${i.expiresAt.toISOString()})`),
+        ].join('\n'),
+      };
+    }
+    case 'member:add': {
+      const { addMemberByEmail } = await import('../lib/teams/members');
+      const { isRole, ROLES } = await import('../lib/teams/roles');
+      const role = required(flags, 'role');
+      if (!isRole(role)) throw new UsageError(`Unknown role ${role}: use ${ROLES.join(', ')}`);
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const member = await addMemberByEmail(workspace.id, required(flags, 'email'), role, OPERATOR);
+      return {
+        json: { workspace_id: workspace.id, member: { user_id: member.userId, email: member.email, role: member.role } },
+        text: `${member.email} is now ${member.role} of workspace ${workspace.id}`,
+      };
+    }
+    case 'member:remove': {
+      const { memberByEmail, removeMember } = await import('../lib/teams/members');
+      const workspace = await getWorkspace(required(flags, 'workspace'));
+      const email = required(flags, 'email');
+      const member = await memberByEmail(workspace.id, email);
+      if (!member) throw new UsageError(`${email} is not a member of workspace ${workspace.id}`);
+      await removeMember(workspace.id, member.userId, OPERATOR);
+      return { json: { workspace_id: workspace.id, removed: { user_id: member.userId, email: member.email } }, text: `Removed ${member.email} from workspace ${workspace.id}` };
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
   }
@@ -286,7 +328,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description'] as const;
+const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description', 'role'] as const;
 
 async function main(): Promise<number> {
   let parsed: { values: Flags; positionals: string[] };

@@ -26,6 +26,7 @@ const IGNORED_TOP = new Set([
   'tests',
   'e2e',
   'scripts',
+  'sdk',
   'bench',
   'test-results',
   'playwright-report',
@@ -109,6 +110,12 @@ function runNext(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'std
 export async function ensureBuild(options: { force?: boolean; stdio?: 'inherit' | 'stderr' } = {}): Promise<boolean> {
   if (!options.force && buildIsFresh()) {
     console.error('[next] build is up to date');
+    return false;
+  }
+  // npm test builds once, then runs suites side by side that each serve this build: a rebuild under them (a file
+  // a test wrote changed the fingerprint) would pull the build out from under the running servers.
+  if (!options.force && process.env.NEXT_BUILD_FROZEN === '1' && existsSync(path.join(DIST_DIR, 'BUILD_ID'))) {
+    console.error('[next] build kept as it is (NEXT_BUILD_FROZEN=1)');
     return false;
   }
   console.error('[next] building (sources changed or no build yet)');

@@ -4,7 +4,7 @@
 //   3. (start only) `next build` when there is no build or the sources changed since the last one;
 //   4. run `next start` (or `next dev`) on PORT (default 3000) with DATABASE_URL in its environment, and the
 //      worker (scripts/worker.ts: webhooks, expiry events, chain watchers) beside it; a worker that dies is
-//      restarted. `npm run dev` allows webhooks to local receivers (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).
+//      restarted with back-off, and the log says so (scripts/worker-supervisor.ts). `npm run dev` allows webhooks to local receivers (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).
 // Signals are forwarded to Next; when Next exits, an embedded server started by this process is stopped
 // (one attached to is left running).
 import { readFileSync } from 'node:fs';
@@ -12,14 +12,15 @@ import net from 'node:net';
 import { resolveDatabaseUrl, type ResolvedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import { ensureBuild, startNext, type NextServer } from './next-app';
-import { startWorker, type WorkerProcess } from './worker-process';
+import { startWorker } from './worker-process';
+import { superviseWorker, type Supervisor } from './worker-supervisor';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT || 3000);
 
 let db: ResolvedDatabase | undefined;
 let server: NextServer | undefined;
-let worker: WorkerProcess | undefined;
+let workers: Supervisor | undefined;
 let shuttingDown = false;
 let signalsReceived = 0;
 
@@ -27,7 +28,7 @@ async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true;
     try {
-      await Promise.all([server?.stop(), worker?.stop()]);
+      await Promise.all([server?.stop(), workers?.current()?.stop()]);
     } catch (err) {
       console.error(err);
     }
@@ -45,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     signalsReceived++;
     if (signalsReceived > 1) {
       server?.child.kill('SIGKILL');
-      worker?.child.kill('SIGKILL');
+      workers?.current()?.child.kill('SIGKILL');
       return;
     }
     // Next usually got the same SIGINT from the terminal; send it anyway (kill <pid> reaches only us).
@@ -115,24 +116,17 @@ async function main() {
   const devEnv: Record<string, string> = dev && process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
   server = await startNext({ mode: dev ? 'dev' : 'start', port, databaseUrl: db.url, timeoutMs: 600_000, env: devEnv });
   // The worker renders events (hosted_url) with the same public origin as Next: PUBLIC_URL, or localhost:PORT.
-  await runWorker(db.url, { ...devEnv, PORT: String(port) });
+  const databaseUrl = db.url;
+  const workerEnv = { ...devEnv, PORT: String(port) };
+  workers = superviseWorker({ start: () => startWorker({ databaseUrl, env: workerEnv, stdio: 'inherit' }), stopping: () => shuttingDown });
+  // The first worker's start-up, before "ready" (a failed one is retried by the supervisor).
+  while (!workers.current() && workers.restarts() === 0 && !shuttingDown) await new Promise((resolve) => setTimeout(resolve, 100));
   console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`);
   const code = await server.exited;
   if (!shuttingDown) {
     console.error(`[start] next exited (${code}); shutting down`);
     await shutdown(code ?? 1);
   }
-}
-
-/** Keeps one worker running beside Next: restarted (after a pause) whenever it exits while we are not stopping. */
-async function runWorker(databaseUrl: string, extraEnv: Record<string, string>) {
-  if (shuttingDown) return;
-  worker = await startWorker({ databaseUrl, env: extraEnv, stdio: 'inherit' });
-  void worker.exited.then((code) => {
-    if (shuttingDown) return;
-    console.error(`[start] worker exited (${code}); restarting in 2 s`);
-    setTimeout(() => void runWorker(databaseUrl, extraEnv).catch((err) => console.error('[start] worker restart failed:', err)), 2000);
-  });
 }
 
 main().catch(async (err) => {

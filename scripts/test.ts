@@ -54,6 +54,7 @@ async function main(): Promise<number> {
   if (check.status !== 0) return check.status ?? 1;
   // Both suites start servers from the same build: make it once, before either starts.
   await ensureBuild({ stdio: 'inherit' });
+  process.env.NEXT_BUILD_FROZEN = '1';
 
   const started = Date.now();
   let codes: number[];

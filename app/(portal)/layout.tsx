@@ -1,13 +1,22 @@
 import type { ReactNode } from 'react';
+import { NAV_HREFS } from '@/components/portal-links';
 import { PortalNav } from '@/components/portal-nav';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StatusProvider } from '@/components/status';
 import { StepUpProvider } from '@/components/step-up';
 import { Badge } from '@/components/ui';
+import { WorkspaceSwitcher } from '@/components/workspace-switcher';
 import { STEP_UP_WINDOW_SECONDS, stepUpMethods } from '@/lib/auth/step-up';
 import { githubOAuth } from '@/lib/env';
 import { requirePortalContext } from '@/lib/portal/context';
+import { can, PAGE_PERMISSIONS, ROLE_LABELS, type PortalPage } from '@/lib/teams/roles';
+import { switchWorkspace } from '../(auth)/workspaces/actions';
 import { confirmIdentity } from './account/actions';
+
+/** A navigation link shows when the role table lets the member open its page (/docs is public). */
+function visibleLinks(role: Parameters<typeof can>[0]): string[] {
+  return NAV_HREFS.filter((href) => !(href in PAGE_PERMISSIONS) || can(role, PAGE_PERMISSIONS[href as PortalPage]));
+}
 
 export const dynamic = 'force-dynamic';
 
@@ -26,13 +35,20 @@ export default async function PortalLayout({ children }: { children: ReactNode }
               {ctx.workspace.name}
             </p>
             <p className="truncate text-xs text-slate-600">
-              {ctx.email} · <Badge tone={ctx.workspace.plan === 'Developer' || ctx.workspace.plan === 'Business' ? 'green' : 'amber'}>{ctx.workspace.plan}</Badge>
+              {ctx.email} · <span data-testid="workspace-role">{ROLE_LABELS[ctx.role]}</span> · <Badge tone={ctx.workspace.plan === 'Developer' || ctx.workspace.plan === 'Business' ? 'green' : 'amber'}>{ctx.workspace.plan}</Badge>
             </p>
           </div>
-          <SignOutButton />
+          <div className="flex flex-wrap items-center gap-3">
+            <WorkspaceSwitcher
+              current={ctx.workspace.id}
+              workspaces={ctx.workspaces.map((w) => ({ id: w.id, name: w.name, roleLabel: ROLE_LABELS[w.role] }))}
+              switchAction={switchWorkspace}
+            />
+            <SignOutButton />
+          </div>
         </div>
         <div className="mx-auto max-w-6xl px-3">
-          <PortalNav />
+          <PortalNav visible={visibleLinks(ctx.role)} />
         </div>
       </header>
       {/* tabIndex -1: focus lands here when a dialog closes and the element that opened it is gone. */}

@@ -6,13 +6,14 @@ import { LocalTime } from '@/components/local-time';
 import { timeAgo } from '@/components/expiry';
 import { RECENT_CHANGES_DAYS, recentSecurityChanges } from '@/lib/audit/recent-changes';
 import { planAllowance, planLimits } from '@/lib/plans';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 import { monthlyRequestCount } from '@/lib/usage/usage';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/');
   const plan = planLimits(workspace.plan);
   const [used, changes] = await Promise.all([monthlyRequestCount(workspace.id), recentSecurityChanges(workspace.id)]);
   const now = new Date();
@@ -24,10 +25,16 @@ export default async function OverviewPage() {
           <Notice tone="warning" title={`Your ${plan.name} plan has no API access`}>
             <p>
               API keys can be created, but every /v1 request answers 403 until the workspace is on the Developer or Business plan.{' '}
-              <Link href="/billing" className="font-semibold underline">
-                Choose a plan in Billing
-              </Link>
-              .
+              {can(role, 'plan.change') ? (
+                <>
+                  <Link href="/billing" className="font-semibold underline">
+                    Choose a plan in Billing
+                  </Link>
+                  .
+                </>
+              ) : (
+                'An Owner of the workspace chooses the plan.'
+              )}
             </p>
           </Notice>
         ) : null}
@@ -75,9 +82,16 @@ export default async function OverviewPage() {
           )}
           <p className="mt-3 text-sm text-slate-600">
             Not you? Change your password on the <Link href="/account" className="font-semibold text-indigo-700 underline">Account</Link> page (it
-            signs out every other session), then check the <Link href="/audit" className="font-semibold text-indigo-700 underline">audit log</Link>.
+            signs out every other session){can(role, 'audit.read') ? (
+              <>
+                , then check the <Link href="/audit" className="font-semibold text-indigo-700 underline">audit log</Link>
+              </>
+            ) : null}
+            .
           </p>
         </Card>
+        {/* Setting the workspace up is the Owner's: the steps link to pages other roles may not open. */}
+        {role === 'owner' ? (
         <Card title="Get started">
           <ol className="list-decimal space-y-1 pl-5 text-sm">
             <li>
@@ -94,6 +108,7 @@ export default async function OverviewPage() {
             </li>
           </ol>
         </Card>
+        ) : null}
       </div>
     </>
   );

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors';
+import type { IdempotencyClaim } from '../idempotency/record';
 import type { AuthorizedKey, FusedRead } from '../keys/authorize';
 import type { Scope } from '../scopes';
 
@@ -16,6 +17,11 @@ export interface EndpointContext<Params, Query, Body> {
   now: Date;
   /** The result of the endpoint's `prefetch`, when it made one (undefined otherwise). */
   prefetched?: unknown;
+  /**
+   * A POST's Idempotency-Key: the statement that takes effect must store it (lib/idempotency/record.ts), so
+   * the effect and its stored response commit together. null without the header.
+   */
+  idempotency: IdempotencyClaim | null;
 }
 
 /**
@@ -52,6 +58,11 @@ export interface Endpoint<
    */
   prefetch?: (inputs: { params: z.output<Params>; query: z.output<Query>; now: Date }) => FusedRead | null;
   handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<z.input<Result>>;
+  /**
+   * POST with an effect: renders the row its statement stored with the Idempotency-Key record as the response
+   * body, as of the request's time (a replay answers exactly what the first request did).
+   */
+  renderStored?: (snapshot: unknown, at: Date) => z.input<Result>;
 }
 
 export function defineEndpoint<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType, Result extends z.ZodType>(

@@ -3,10 +3,12 @@ import { AppError, isAppError } from '../errors';
 import { noteApiKey } from './access-log';
 import { authenticateRequest } from './authenticate';
 import { clientAddress } from '../http/client-address';
+import { isDatabaseUnavailable } from '../db-unavailable';
 import type { KeyIdentity } from '../keys/authorize';
 import { logRequest } from '../request-log/writer';
 import { parseJsonText, readBodyText } from './body';
 import type { AnyEndpoint, EndpointContext } from './endpoint';
+import type { IdempotencyClaim } from '../idempotency/record';
 import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
 import { problemBody, problemResponse } from './problem';
 import { newRequestId } from './request-id';
@@ -131,13 +133,15 @@ async function handle(endpoint: AnyEndpoint, request: Request, context: RouteCon
     const { params, query } = location.value;
     const { body, rawBody } = parseBody(endpoint, text, request.headers.get('content-type'));
     const { key, monthlyRequests, read: prefetched } = auth.authorization;
-    const run = () => execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched });
+    const run = (idempotency: IdempotencyClaim | null) =>
+      execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched, idempotency });
 
     const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
-    if (!idempotencyKey) return storedResponse(await run(), requestId, headers);
+    if (!idempotencyKey) return storedResponse(await run(null), requestId, headers);
     const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
     const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
-    const outcome = await runIdempotently(scope, fingerprint, run);
+    const options = { status: endpoint.successStatus, at: now, render: endpoint.renderStored };
+    const outcome = await runIdempotently(scope, fingerprint, options, run);
     return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
   } catch (error) {
     return errorResponse(error, requestId, headers);
@@ -176,32 +180,4 @@ export function errorResponse(error: unknown, requestId: string, headers: Record
         headers: { ...headers, 'Retry-After': '1' },
       })
     : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId, { headers });
-}
-
-// Node socket errors, PostgreSQL's admin shutdown / cannot connect now, Prisma's, and postgres.js's own.
-const CONNECTION_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01',
-  '57P03',
-  'P1001',
-  'P1017',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
-    const message = (current as { message?: unknown }).message;
-    if (typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|Can't reach database/i.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,23 +1,27 @@
 import { createHash } from 'node:crypto';
-import { db } from '../db';
+import { db, durableSql, runStatement } from '../db';
+import { isDatabaseUnavailable } from '../db-unavailable';
 import { AppError } from '../errors';
+import { isIdempotencyConflict, type IdempotencyClaim } from '../idempotency/record';
 import type { KeyEnvironment } from '../keys/secret';
 
 /**
- * Idempotency-Key for POST requests, with PostgreSQL as the source of truth so it holds across instances.
+ * Idempotency-Key for POST requests, with PostgreSQL as the source of truth so it holds across instances
+ * (docs/api.md, Idempotency).
  *
- * The first request claims (workspace, environment, key) with an upsert; it stores its response when it
- * finishes (2xx and 4xx; a 5xx releases the claim so the client can retry). A later request with the same
- * key and the same fingerprint replays the stored response; a different fingerprint is 422. A request that
- * finds the claim still in flight waits briefly for it (most first requests finish in milliseconds), then
- * answers 409. Records live 24 h; a claim in flight for longer than STALE_CLAIM_SECONDS is considered
- * abandoned (its instance died) and may be taken over.
+ * A request first looks its key up: a stored response is replayed (a different fingerprint is 422). Otherwise
+ * the operation runs with an IdempotencyClaim, and the statement that takes effect writes the key's record with
+ * the effect, in the same transaction (lib/idempotency/record.ts). So a crash of the instance, the connection or
+ * the database leaves either the effect and its record (a retry replays) or neither (a retry runs it for the
+ * first time). Two requests with the same key race in PostgreSQL: the second's statement waits for the first's
+ * transaction and fails on the key if it committed (its effect rolled back with it), then replays the first.
+ * No claim outlives the connection that holds it, so nothing is ever "in flight" for a dead request.
+ *
+ * A refusal (4xx) has no effect to commit with: it is stored afterwards unless a record exists by then (a
+ * concurrent request took effect first, and that one is replayed). 5xx are never stored.
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const RETENTION_HOURS = 24;
-const STALE_CLAIM_SECONDS = 60;
-const IN_FLIGHT_WAIT_MS = 5000;
-const POLL_MS = 20;
 const PRUNE_PROBABILITY = 0.01;
 
 export interface IdempotencyScope {
@@ -30,6 +34,9 @@ export interface StoredResponse {
   status: number;
   body: string;
 }
+
+/** Renders a stored row (an operation's effect) as the body it answered with, as of the request's time. */
+export type RenderStored = (snapshot: unknown, at: Date) => unknown;
 
 /** Reads and checks the header; null when the request has none. */
 export function readIdempotencyKey(headers: Headers): string | null {
@@ -56,77 +63,112 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Claims the key; returns the claim's created_at (which identifies it) or null when another request holds the key. */
-async function claim(scope: IdempotencyScope, fingerprint: string): Promise<Date | null> {
-  const rows = await db().$queryRaw<{ created_at: Date }[]>`
-    INSERT INTO idempotency_records AS r (workspace_id, environment, key, request_hash, created_at)
-    VALUES (${scope.workspaceId}, ${scope.environment}::"Environment", ${scope.key}, ${fingerprint}, now())
-    ON CONFLICT (workspace_id, environment, key) DO UPDATE
-      SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL, created_at = now()
-      WHERE r.created_at < now() - make_interval(hours => ${RETENTION_HOURS})
-         OR (r.response_status IS NULL AND r.created_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
-    RETURNING r.created_at`;
-  return rows[0]?.created_at ?? null;
+interface RecordRow {
+  request_hash: string;
+  response_status: number;
+  response_body: string | null;
+  response_snapshot: unknown;
+  response_at: Date | null;
 }
 
-async function existing(scope: IdempotencyScope) {
-  return db().idempotencyRecord.findUnique({
-    where: { workspaceId_environment_key: { workspaceId: scope.workspaceId, environment: scope.environment, key: scope.key } },
-    select: { requestHash: true, responseStatus: true, responseBody: true },
-  });
+/**
+ * The key's stored response, if any. Records past retention, and claims without a response left by an older
+ * version of this code, are deleted in the same statement so that the operation's INSERT of the record can
+ * succeed. Uncommitted records of requests in progress are invisible here and untouched.
+ */
+async function lookUp(scope: IdempotencyScope): Promise<RecordRow | null> {
+  const rows = await runStatement<RecordRow>(
+    durableSql(),
+    `WITH expired AS (
+        DELETE FROM idempotency_records
+         WHERE workspace_id = $1 AND environment = $2::"Environment" AND key = $3
+           AND (created_at <= now() - make_interval(hours => $4::int) OR response_status IS NULL))
+      SELECT request_hash, response_status, response_body, response_snapshot, response_at FROM idempotency_records
+       WHERE workspace_id = $1 AND environment = $2::"Environment" AND key = $3
+         AND created_at > now() - make_interval(hours => $4::int) AND response_status IS NOT NULL`,
+    [scope.workspaceId, scope.environment, scope.key, RETENTION_HOURS],
+  );
+  return rows[0] ?? null;
+}
+
+/** Stores a response that had no effect to commit with (a refusal); false when a record exists already (kept as it is). */
+async function storeWithoutEffect(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<boolean> {
+  const rows = await runStatement(
+    durableSql(),
+    `INSERT INTO idempotency_records (workspace_id, environment, key, request_hash, response_status, response_body, created_at)
+     VALUES ($1, $2::"Environment", $3, $4, $5::int, $6, now())
+     ON CONFLICT (workspace_id, environment, key) DO NOTHING
+     RETURNING 1`,
+    [scope.workspaceId, scope.environment, scope.key, fingerprint, response.status, response.body],
+  );
+  return rows.length > 0;
+}
+
+function replay(record: RecordRow, fingerprint: string, render: RenderStored | undefined): IdempotentOutcome {
+  if (record.request_hash !== fingerprint) {
+    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request');
+  }
+  let body = record.response_body;
+  if (record.response_snapshot !== null && record.response_at !== null && render) {
+    body = JSON.stringify(render(record.response_snapshot, new Date(record.response_at)));
+  }
+  if (body === null) throw new Error('stored idempotency record without a body or a renderable snapshot');
+  return { replayed: true, response: { status: record.response_status, body } };
 }
 
 export type IdempotentOutcome = { replayed: false; response: StoredResponse } | { replayed: true; response: StoredResponse };
 
+/** A few rounds at most: each one means another request with this key committed or rolled back meanwhile. */
+const MAX_ROUNDS = 5;
 /**
- * Runs `execute` at most once per idempotency key. `execute` returns the response to store; if it throws,
- * the claim is released and the error propagates (5xx are never stored).
+ * A statement on a pooled connection the server already closed (a restart, a terminated backend) fails without
+ * an answer. Running the round again is safe here — an effect that did commit committed its record, and the
+ * look-up replays it — so a request with a key gets a fresh connection before it gets a 503.
+ */
+const UNAVAILABLE_RETRIES = 2;
+const UNAVAILABLE_PAUSE_MS = 50;
+
+/**
+ * Runs `execute` at most once per idempotency key. `execute` gets the claim to hand to the statement that takes
+ * effect and returns the response; if it throws, nothing is stored and the error propagates (5xx are never stored).
  */
 export async function runIdempotently(
   scope: IdempotencyScope,
   fingerprint: string,
-  execute: () => Promise<StoredResponse>,
+  options: { status: number; at: Date; render?: RenderStored },
+  execute: (claim: IdempotencyClaim) => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
-  const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-  let claimedAt: Date | null;
-  for (;;) {
-    claimedAt = await claim(scope, fingerprint);
-    if (claimedAt) break;
-    const record = await existing(scope);
-    if (!record) continue; // released or pruned between our two reads: try to claim again
-    if (record.requestHash !== fingerprint) {
-      throw new AppError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request. Use a new key for a new request',
-      );
+  let unavailable = 0;
+  const retryUnavailable = async (error: unknown) => {
+    if (!isDatabaseUnavailable(error) || unavailable++ >= UNAVAILABLE_RETRIES) throw error;
+    await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_PAUSE_MS));
+  };
+  for (let round = 1; ; round++) {
+    let record: RecordRow | null;
+    try {
+      record = await lookUp(scope);
+    } catch (error) {
+      await retryUnavailable(error);
+      continue;
     }
-    if (record.responseStatus !== null && record.responseBody !== null) {
-      return { replayed: true, response: { status: record.responseStatus, body: record.responseBody } };
-    }
-    if (Date.now() >= deadline) {
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly');
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
+    if (record) return replay(record, fingerprint, options.render);
+    if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
 
-  // Only our own claim is released or completed (same created_at, still in flight): should this request
-  // outlive STALE_CLAIM_SECONDS and another take the claim over, the other request's record is left alone.
-  const ours = { workspaceId: scope.workspaceId, environment: scope.environment, key: scope.key, createdAt: claimedAt, responseStatus: null };
-  const release = () => db().idempotencyRecord.deleteMany({ where: ours }).catch(() => undefined);
-  let response: StoredResponse;
-  try {
-    response = await execute();
-  } catch (error) {
-    await release();
-    throw error;
+    const claim: IdempotencyClaim = { ...scope, fingerprint, status: options.status, at: options.at, recorded: false };
+    let response: StoredResponse;
+    try {
+      response = await execute(claim);
+    } catch (error) {
+      // Another request with this key took effect first: ours was rolled back; replay theirs.
+      if (isIdempotencyConflict(error) && round < MAX_ROUNDS) continue;
+      await retryUnavailable(error);
+      continue;
+    }
+    if (claim.recorded || response.status >= 500) return { replayed: false, response };
+    if (await storeWithoutEffect(scope, fingerprint, response)) return { replayed: false, response };
+    // A record appeared meanwhile (a concurrent request with this key took effect or stored its refusal).
+    if (round >= MAX_ROUNDS) throw new AppError('idempotency_key_in_use', 'Requests with this Idempotency-Key keep racing. Retry shortly');
   }
-  if (response.status >= 500) {
-    await release();
-  } else {
-    await db().idempotencyRecord.updateMany({ where: ours, data: { responseStatus: response.status, responseBody: response.body } });
-  }
-  return { replayed: false, response };
 }
 
 /** Deletes records past retention; called opportunistically so the table stays small without a scheduler. */

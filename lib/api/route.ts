@@ -8,15 +8,25 @@ import { documentedErrors } from './errors-page';
 import { buildOpenApiDocument } from './openapi';
 import { summarize } from './validation';
 import { withAccessLog } from './access-log';
+import { metrics } from '../metrics/registry';
 
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 /** What a /v1 route file exports. OPTIONS is ours too: Next's automatic answer would list every exported method in Allow. */
 type RouteExports = Record<RouteMethod | 'OPTIONS', RouteHandler>;
 
-/** Every /v1 answer, whichever route file gives it, writes its access-log line. */
-function logged(handlers: RouteExports): RouteExports {
-  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, withAccessLog(handler)])) as RouteExports;
+/**
+ * Every /v1 answer, whichever route file gives it, writes its access-log line and is counted for GET /metrics
+ * under its route template (never the raw path: ids would make a series per invoice).
+ */
+function logged(handlers: RouteExports, route: string): RouteExports {
+  const { httpRequests } = metrics();
+  const counted = (method: string, handler: RouteHandler): RouteHandler => async (request, context) => {
+    const response = await handler(request, context);
+    httpRequests.inc({ route, method, status: String(response.status) });
+    return response;
+  };
+  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, counted(method, withAccessLog(handler))])) as RouteExports;
 }
 
 /** OPTIONS: 204 with the methods the path really supports (HEAD is answered by Next from GET). */
@@ -35,7 +45,7 @@ export function apiRoute(...endpoints: AnyEndpoint[]): RouteExports {
     const endpoint = endpoints.find((candidate) => candidate.method === method);
     handlers[method] = endpoint ? withApiKey(endpoint) : methodNotAllowed(method, allow);
   }
-  return logged(handlers);
+  return logged(handlers, endpoints[0]?.path ?? 'unknown');
 }
 
 function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
@@ -47,7 +57,7 @@ function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
 export function unknownRoute(): RouteExports {
   const handler: RouteHandler = async (request) =>
     errorResponse(new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`), newRequestId());
-  return logged(Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports);
+  return logged(Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports, 'unmatched');
 }
 
 /** GET /v1/openapi.json: public (no key, not counted), built once per process. */
@@ -76,7 +86,7 @@ export function openApiRoute(): RouteExports {
           }
         : methodNotAllowed(method, 'GET');
   }
-  return logged(handlers);
+  return logged(handlers, '/v1/openapi.json');
 }
 
 /** GET /docs/errors.json: the errors page as JSON (lib/api/errors-page.ts). */

@@ -17,6 +17,14 @@ export const AUDIT_ACTIONS = {
   'webhook_endpoint.changed': 'Webhook endpoint changed',
   'webhook_endpoint.secret_rolled': 'Webhook signing secret rolled',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'workspace.created': 'Workspace created',
+  'member.invited': 'Member invited',
+  'member.invitation_revoked': 'Invitation revoked',
+  'member.joined': 'Invitation accepted',
+  'member.added': 'Member added',
+  'member.role_changed': 'Member role changed',
+  'member.removed': 'Member removed',
+  'ownership.transferred': 'Ownership transferred',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -42,8 +42,10 @@ export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient,
   const payments = await tx.payment.findMany({ where: { id: { in: [...paymentIds] } } });
   const byId = new Map(payments.map((payment) => [payment.id, payment]));
   const wallets = await tx.$queryRawUnsafe<Array<{ workspace_id: string; network: string; address: string }>>(
-    `SELECT DISTINCT w.workspace_id, w.network, lower(w.address) AS address
-       FROM wallets w JOIN unnest($1::text[], $2::text[]) AS p(network, address) ON w.network = p.network AND lower(w.address) = p.address
+    // EVM addresses are recorded lower-case; Tron's base58 as is (case-sensitive).
+    `SELECT DISTINCT w.workspace_id, w.network, p.address
+       FROM wallets w JOIN unnest($1::text[], $2::text[]) AS p(network, address)
+         ON w.network = p.network AND (w.address = p.address OR lower(w.address) = p.address)
       ORDER BY w.workspace_id`,
     payments.map((payment) => payment.network),
     payments.map((payment) => payment.toAddress),

@@ -1,10 +1,12 @@
 import { env } from '../env';
 import type { Currency, Network } from '../invoices/currencies';
+import { tronToBase58 } from './tron/address';
 
 /**
  * Per-network chain settings (docs/settlement.md): real-chain defaults, overridden by RPC_URL_<NETWORK>,
  * CHAIN_ID_<NETWORK>, CONFIRMATIONS_<NETWORK> and TOKEN_<CURRENCY>_<NETWORK> (lib/env.ts). A network is
- * watched when it has an RPC URL and a watcher exists for its family: the EVM networks and Bitcoin (lib/chain/bitcoin).
+ * watched when it has an RPC URL and a watcher exists for its family: the EVM networks, Tron and Bitcoin
+ * (lib/chain/bitcoin).
  */
 export const EVM_NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 export type EvmNetwork = (typeof EVM_NETWORKS)[number];
@@ -56,7 +58,7 @@ export function rpcUrls(network: Network): string[] {
 
 /** Live invoices can be created on a network only while it is watched (docs/api.md, docs/settlement.md). */
 export function isWatched(network: Network): boolean {
-  return (isEvmNetwork(network) || network === 'bitcoin') && rpcUrls(network).length > 0;
+  return (isEvmNetwork(network) || network === 'tron' || network === 'bitcoin') && rpcUrls(network).length > 0;
 }
 
 export function chainId(network: EvmNetwork): number {
@@ -72,5 +74,7 @@ export function confirmations(network: EvmNetwork): number {
 /** The token contract of a currency on a network, or null for the native asset (ETH) and unsupported pairs. */
 export function tokenAddress(currency: Currency, network: Network): string | null {
   if (currency === 'ETH' || currency === 'BTC') return null;
-  return setting(`TOKEN_${currency}_${upper(network)}`) ?? DEFAULT_TOKENS[`${currency}_${network}`] ?? null;
+  const token = setting(`TOKEN_${currency}_${upper(network)}`) ?? DEFAULT_TOKENS[`${currency}_${network}`] ?? null;
+  // Tron contracts may be configured as 41… hex; they are always shown and compared in base58.
+  return token && network === 'tron' ? tronToBase58(token) : token;
 }

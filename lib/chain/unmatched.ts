@@ -18,7 +18,10 @@ export interface UnmatchedPayment {
   confirmedAt: Date | null;
 }
 
-/** Newest first: confirmed payments with no invoice, sent to an address that is this workspace's wallet. */
+/**
+ * Newest first: confirmed payments with no invoice, sent to an address that is this workspace's wallet (EVM
+ * addresses are recorded lower-case, Tron's base58 as is: it is case-sensitive).
+ */
 export async function listUnmatchedPayments(workspaceId: string, limit = 100): Promise<UnmatchedPayment[]> {
   const rows = await db().$queryRaw<
     Array<{ id: string; network: string; currency: string; amount: string; tx_hash: string; from_address: string; to_address: string; block_number: bigint; confirmed_at: Date | null }>
@@ -26,7 +29,7 @@ export async function listUnmatchedPayments(workspaceId: string, limit = 100): P
     SELECT p.id, p.network, p.currency, p.amount::text AS amount, p.tx_hash, p.from_address, p.to_address, p.block_number, p.confirmed_at
       FROM payments p
      WHERE p.invoice_id IS NULL AND p.status = 'confirmed'
-       AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND lower(w.address) = p.to_address)
+       AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND (w.address = p.to_address OR lower(w.address) = p.to_address))
      ORDER BY p.block_number DESC, p.log_index DESC
      LIMIT ${limit}`;
   return rows.map((row) => ({
@@ -53,7 +56,7 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     const payments = await tx.$queryRaw<Array<{ network: string; currency: string; amount: string; tx_hash: string }>>`
       SELECT p.network, p.currency, p.amount::text AS amount, p.tx_hash FROM payments p
        WHERE p.id = ${paymentId} AND p.invoice_id IS NULL AND p.status = 'confirmed'
-         AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND lower(w.address) = p.to_address)
+         AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND (w.address = p.to_address OR lower(w.address) = p.to_address))
        FOR UPDATE OF p`;
     const payment = payments[0];
     if (!payment) throw new AppError('not_found', 'No unmatched payment with this id was sent to this workspace\'s wallets');

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { databaseUrl } from '../env';
+import { recordWatcherPass, type WatcherPass } from './watcher-status';
 
 /**
  * A chain watcher: one per network (docs/settlement.md). The EVM networks share EvmWatcher (lib/chain/evm); Tron and
@@ -10,8 +11,11 @@ export interface ChainWatcher {
   readonly network: string;
   /** Checks the RPC before the first pass (e.g. its chain id); throws to refuse to start. */
   verify(): Promise<void>;
-  /** One pass: record new blocks' transfers, confirm or revert pending payments. */
-  tick(): Promise<void>;
+  /**
+   * One pass: record new blocks' transfers, confirm or revert pending payments. Returns the head it saw and the
+   * block it scanned up to, when it knows them (GET /metrics shows the lag).
+   */
+  tick(): Promise<WatcherPass | void>;
 }
 
 export type WatcherLog = (entry: { level: 'info' | 'warn' | 'error'; event: string; network: string; [key: string]: unknown }) => void;
@@ -26,6 +30,8 @@ export interface RunOptions {
   log?: WatcherLog;
   /** Called when this process becomes (true) or stops being (false) the network's watcher. */
   onLeadership?: (leader: boolean) => void;
+  /** Called after each successful pass. */
+  onPass?: (at: Date) => void;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -40,19 +46,36 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * database: it holds a session-level PostgreSQL advisory lock on a connection of its own (released by
  * PostgreSQL the moment that connection or process dies, so a standby takes over within one retry). Failed
  * passes back off exponentially (1 s … maxBackoffMs) and retry; a refused RPC (verify) stops the watcher.
+ * A database that is unreachable or restarting never stops it: the lock connection is opened again (with the
+ * same back-off) until it succeeds, and a lock connection that dies ends the leadership at once (after a
+ * restart, another process may hold the lock).
  */
 export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
   const log = options.log ?? jsonLog;
   const interval = options.intervalMs ?? 2000;
   const maxBackoff = options.maxBackoffMs ?? 60_000;
+  let lockFailures = 0;
   while (!signal.aborted) {
     const lock = new pg.Client({ connectionString: databaseUrl() });
     let leader = false;
+    let lockLost = false;
+    lock.on('error', () => (lockLost = true));
+    lock.on('end', () => (lockLost = true));
     try {
-      await lock.connect();
-      lock.on('error', () => undefined);
-      const { rows } = await lock.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('chain_watcher'), hashtext($1)) AS ok`, [watcher.network]);
-      leader = rows[0]?.ok === true;
+      try {
+        await lock.connect();
+        const { rows } = await lock.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('chain_watcher'), hashtext($1)) AS ok`, [
+          watcher.network,
+        ]);
+        leader = rows[0]?.ok === true;
+        lockFailures = 0;
+      } catch (error) {
+        lockFailures++;
+        const wait = Math.min(maxBackoff, 1000 * 2 ** Math.min(lockFailures - 1, 16));
+        log({ level: 'warn', event: 'chain_watcher_lock_retry', network: watcher.network, message: (error as Error).message, retry_in_ms: wait });
+        await sleep(wait, signal);
+        continue;
+      }
       if (!leader) {
         await lock.end();
         await sleep(interval * 2, signal);
@@ -67,10 +90,17 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
         throw error;
       }
       let failures = 0;
-      while (!signal.aborted) {
+      while (!signal.aborted && !lockLost) {
         try {
-          await watcher.tick();
+          const pass = await watcher.tick();
           failures = 0;
+          const at = new Date();
+          if (pass) {
+            await recordWatcherPass(watcher.network, pass, at).catch((error: unknown) =>
+              log({ level: 'warn', event: 'chain_watcher_status_failed', network: watcher.network, message: (error as Error).message }),
+            );
+          }
+          options.onPass?.(at);
           await sleep(interval, signal);
         } catch (error) {
           failures++;

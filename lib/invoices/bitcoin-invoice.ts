@@ -2,6 +2,7 @@ import { durableSql } from '../db';
 import { AppError } from '../errors';
 import { bitcoinChain } from '../chain/bitcoin/chain';
 import { BitcoinWalletError, deriveAddress, readBitcoinWallet } from '../chain/bitcoin/keys';
+import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte } from './invoice-events';
 import { fromSnapshot, type InvoiceSnapshot } from './snapshot';
 import { commonValues, INSERT_COLUMNS, type InsertOutcome, type NewInvoice, type Scope } from './queries';
@@ -11,9 +12,10 @@ import { commonValues, INSERT_COLUMNS, type InsertOutcome, type NewInvoice, type
  * never handed out before (not after expiry either), and pay_amount = amount (attribution is by address, so
  * nothing is added). One durable transaction: the index is taken with an upsert on the key's counter row, whose
  * lock makes concurrent creates take turns, so two invoices never share an index; the invoice, its address and
- * invoice.created are then written by one statement. A rolled-back create gives its index back.
+ * invoice.created (and `claim`'s idempotency record) are then written by one statement. A rolled-back create gives
+ * its index back.
  */
-export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
+export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
   const chain = bitcoinChain();
   return durableSql().begin(async (sql) => {
     const wallets = await sql.unsafe<Array<{ address: string }>>(
@@ -48,9 +50,11 @@ export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice): P
           INSERT INTO bitcoin_addresses (network, script_pubkey, address, account_key, derivation_index, workspace_id, invoice_id, created_at)
           SELECT network, $14, $13, $15, $16::int, workspace_id, id, created_at FROM inserted)
         ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+        ${claim ? idempotencyRecordCte('recorded', claim, 'created_event', 'snapshot', param) : ''}
         SELECT snapshot AS invoice FROM created_event`,
       values as never[],
     );
+    if (claim) claim.recorded = true;
     return { kind: 'created', record: fromSnapshot(rows[0]!.invoice) } as const;
   });
 }

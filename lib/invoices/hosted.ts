@@ -2,6 +2,7 @@ import { meteringSql, runStatement } from '../db';
 import { confirmations, isEvmNetwork } from '../chain/networks';
 import { bitcoinConfirmations } from '../chain/bitcoin/chain';
 import { fromBaseUnits, paymentUri, toBaseUnits } from '../chain/payment-uri';
+import { tronConfirmations } from '../chain/tron/settings';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
@@ -71,7 +72,13 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   if (!row) return null;
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
   const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
-  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : invoice.network === 'bitcoin' ? bitcoinConfirmations() : null;
+  const required = isEvmNetwork(invoice.network)
+    ? confirmations(invoice.network)
+    : invoice.network === 'tron'
+      ? tronConfirmations()
+      : invoice.network === 'bitcoin'
+        ? bitcoinConfirmations()
+        : null;
   // Payments to an invoice's own address add up (Bitcoin): after a partial one, the page asks for the rest.
   const due = invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid' ? remainingDue(invoice.amount, invoice.amount_received) : null;
   return {

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { db } from '../db';
+import type { IdempotencyClaim } from '../idempotency/record';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { KeyEnvironment } from '../keys/secret';
@@ -31,12 +32,14 @@ export interface InvoiceScope {
 
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
-export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date()) {
+/** `claim`: the request's Idempotency-Key, stored with the invoice by the same statement (lib/idempotency/record.ts). */
+export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date(), claim: IdempotencyClaim | null = null) {
   const network = body.network;
   if (scope.environment === 'live' && !isWatched(network)) {
-    const reason = isEvmNetwork(network) || network === 'bitcoin'
-      ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
-      : `${network} is not watched yet (live settlement covers ethereum, polygon, base and bitcoin)`;
+    const reason =
+      isEvmNetwork(network) || network === 'tron' || network === 'bitcoin'
+        ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
+        : `${network} is not watched yet (live settlement covers ethereum, polygon, base, tron and bitcoin)`;
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
   const invoice: NewInvoice = {
@@ -55,13 +58,13 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
   };
   let outcome =
     scope.environment === 'test'
-      ? await insertTestInvoice(scope, invoice)
+      ? await insertTestInvoice(scope, invoice, claim)
       : network === 'bitcoin'
-        ? await insertBitcoinInvoice(scope, invoice)
-        : await insertLive(scope, invoice);
+        ? await insertBitcoinInvoice(scope, invoice, claim)
+        : await insertLive(scope, invoice, claim);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
   for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
-    outcome = await insertLive(scope, invoice);
+    outcome = await insertLive(scope, invoice, claim);
   }
   switch (outcome.kind) {
     case 'created':
@@ -81,15 +84,16 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
 
 const PAY_AMOUNT_ATTEMPTS = 3;
 
-function insertLive(scope: InvoiceScope, invoice: NewInvoice) {
+function insertLive(scope: InvoiceScope, invoice: NewInvoice, claim: IdempotencyClaim | null) {
   const currency = invoice.currency as Currency;
-  return insertLiveInvoice(scope, invoice, {
+  const rule = {
     step: SUFFIX_STEP[currency],
     suffixes: SUFFIXES,
     start: randomInt(SUFFIXES),
     reservedUntil: monitoringWindowEnd(invoice.expiresAt),
     lowerCaseAddress: NETWORK_FAMILY[invoice.network as Network] === 'evm',
-  });
+  };
+  return insertLiveInvoice(scope, invoice, rule, claim);
 }
 
 /** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
@@ -147,27 +151,35 @@ export async function findInvoicesByReference(scope: InvoiceScope, reference: st
  * it has an event). On no match we read the invoice to answer 404 (not ours) or 409 (not in a state that
  * allows it).
  */
-async function transition(scope: InvoiceScope, id: string, name: Transition, set: Partial<Record<TransitionColumn, unknown>>, now: Date) {
+async function transition(
+  scope: InvoiceScope,
+  id: string,
+  name: Transition,
+  set: Partial<Record<TransitionColumn, unknown>>,
+  now: Date,
+  claim: IdempotencyClaim | null,
+) {
   const rule = TRANSITIONS[name];
-  const row = await updateInvoiceWithEvent(scope, id, { transition: name, set, now });
+  const row = await updateInvoiceWithEvent(scope, id, { transition: name, set, now }, claim);
   if (row) return toInvoiceResource(row, now);
   const current = await selectInvoice(scope, id);
   if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   throw new AppError(rule.conflict, conflictMessage(name, effectiveStatus(current.status, current.expiresAt, now)));
 }
 
-export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date()) {
-  return transition(scope, id, 'cancel', { cancelled_at: now }, now);
+export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
+  return transition(scope, id, 'cancel', { cancelled_at: now }, now, claim);
 }
 
 /** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
-export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = new Date()) {
+export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
   if (scope.environment !== 'test') {
     throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
   }
   // The simulated payment is not an on-chain transfer: it appears in `payment` and amount_received (see
   // toInvoiceResource), never in `payments`.
-  return transition(scope, id, 'pay', { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true }, now);
+  const set = { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true };
+  return transition(scope, id, 'pay', set, now, claim);
 }
 
 function simulatedTxHash(): string {

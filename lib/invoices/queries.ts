@@ -1,6 +1,7 @@
 import { durableSql, meteringSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
 import { newId } from '../ids';
+import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte } from './invoice-events';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import type { FusedRead } from '../keys/authorize';
@@ -220,7 +221,8 @@ export function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
  * are never matched on chain, so nothing is reserved). Durable (an invoice must survive a crash), and written
  * with the other test creates of the same moment by ONE statement in a group commit (lib/db-group-commit.ts):
  * each invoice's invoice.created event is written by the same statement, so both are written or neither. The
- * rows travel as one JSON array, in order; the events' seq follows it.
+ * rows travel as one JSON array, in order; the events' seq follows it. A create sent with an Idempotency-Key
+ * stores its key's record in the same statement (lib/idempotency/record.ts).
  */
 const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> = {
   build: (inputs) => ({
@@ -229,7 +231,8 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
         SELECT r->>0 AS in_id, r->>1 AS in_workspace_id, (r->>2)::"Environment" AS in_environment, (r->>3)::numeric AS in_amount,
           r->>4 AS in_network, r->>5 AS in_currency, r->>6 AS in_description, r->7 AS in_metadata, r->>8 AS in_order_id,
           (r->>9)::timestamptz AS in_created_at, (r->>10)::timestamptz AS in_expires_at, r->>11 AS in_redirect_url,
-          r->>12 AS in_pay_address, r->>13 AS in_event_id, n AS in_position
+          r->>12 AS in_pay_address, r->>13 AS in_event_id, r->>14 AS in_idempotency_key, r->>15 AS in_request_hash,
+          (r->>16)::int AS in_response_status, n AS in_position
         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n)
         WHERE r->>12 IS NOT NULL),
       inserted AS (
@@ -243,7 +246,12 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
         SELECT in_event_id, workspace_id, environment, 'invoice.created', ${INVOICE_SNAPSHOT_SQL}::jsonb, in_created_at
         FROM inserted JOIN input ON in_id = inserted.id
         ORDER BY in_position
-        RETURNING snapshot)
+        RETURNING snapshot),
+      recorded AS (
+        INSERT INTO idempotency_records (workspace_id, environment, key, request_hash, response_status, response_snapshot, response_at, created_at)
+        SELECT in_workspace_id, in_environment, in_idempotency_key, in_request_hash, in_response_status, snapshot, in_created_at, now()
+        FROM created_event JOIN input ON in_id = snapshot->>'id'
+        WHERE in_idempotency_key IS NOT NULL)
       SELECT snapshot AS invoice FROM created_event`,
     values: [inputs.map(testInvoiceRow)],
   }),
@@ -255,17 +263,24 @@ interface TestInvoiceInput {
   scope: Scope;
   invoice: NewInvoice;
   eventId: string;
+  claim: IdempotencyClaim | null;
 }
 
-/** A test row's JSON elements 0…13 (JSON.stringify writes the Dates as ISO strings). */
-function testInvoiceRow({ scope, invoice, eventId }: TestInvoiceInput): unknown[] {
-  return [...commonValues(scope, invoice), invoice.testAddress, eventId];
+/**
+ * A test row's JSON elements 0…16 (JSON.stringify writes the Dates as ISO strings). The record's response_at is
+ * the invoice's created_at: both are the request's time.
+ */
+function testInvoiceRow({ scope, invoice, eventId, claim }: TestInvoiceInput): unknown[] {
+  return [...commonValues(scope, invoice), invoice.testAddress, eventId, claim?.key ?? null, claim?.fingerprint ?? null, claim?.status ?? null];
 }
 
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
-export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Promise<InsertOutcome> {
-  const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event') });
-  return rows[0] ? { kind: 'created', record: fromSnapshot(rows[0].invoice) } : { kind: 'no_wallet' };
+export async function insertTestInvoice(scope: Scope, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
+  if (claim && claim.at.getTime() !== invoice.createdAt.getTime()) throw new Error('an idempotent create is stored as of its created_at');
+  const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event'), claim });
+  if (!rows[0]) return { kind: 'no_wallet' };
+  if (claim) claim.recorded = true;
+  return { kind: 'created', record: fromSnapshot(rows[0].invoice) };
 }
 
 /**
@@ -276,7 +291,12 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice): Prom
  * amount, the second waits for the first, finds it live, claims nothing and inserts no invoice (→ no_pay_amount,
  * the caller retries from another start).
  */
-export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule: PayAmountRule): Promise<InsertOutcome> {
+export async function insertLiveInvoice(
+  scope: Scope,
+  invoice: NewInvoice,
+  rule: PayAmountRule,
+  claim: IdempotencyClaim | null = null,
+): Promise<InsertOutcome> {
   const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
   const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(
@@ -309,11 +329,15 @@ export async function insertLiveInvoice(scope: Scope, invoice: NewInvoice, rule:
         FROM wallet, reserved
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}
+      ${claim ? idempotencyRecordCte('recorded', claim, 'created_event', 'snapshot', param) : ''}
       SELECT (SELECT snapshot FROM created_event) AS invoice, EXISTS (SELECT 1 FROM wallet) AS has_wallet`,
     values,
   );
   const row = rows[0];
-  if (row?.invoice) return { kind: 'created', record: fromSnapshot(row.invoice) };
+  if (row?.invoice) {
+    if (claim) claim.recorded = true;
+    return { kind: 'created', record: fromSnapshot(row.invoice) };
+  }
   return row?.has_wallet ? { kind: 'no_pay_amount' } : { kind: 'no_wallet' };
 }
 
@@ -328,13 +352,14 @@ export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
 
 /**
  * A compare-and-set API transition (lib/invoices/state.ts: its from-state and guard, here unexpired at `now`) and
- * its event in one statement: the event is written only for a row that changed. Returns null when nothing
- * matched (the caller tells 404 from 409).
+ * its event in one statement: the event is written only for a row that changed — as is `claim`'s
+ * Idempotency-Key record. Returns null when nothing matched (the caller tells 404 from 409).
  */
 export async function updateInvoiceWithEvent(
   scope: Scope,
   id: string,
   change: { transition: Transition; set: Partial<Record<TransitionColumn, unknown>>; now: Date },
+  claim: IdempotencyClaim | null = null,
 ): Promise<InvoiceRecord | null> {
   const rule = INVOICE_TRANSITIONS[change.transition];
   const values: unknown[] = [id, scope.workspaceId, scope.environment, change.now];
@@ -350,8 +375,11 @@ export async function updateInvoiceWithEvent(
            AND ${transitionWhere(change.transition, { now: '$4::timestamptz' })}
         RETURNING *)
       ${invoiceEventCte('changed_event', 'changed', rule.event, change.now, param)}
+      ${claim ? idempotencyRecordCte('recorded', claim, 'changed_event', 'snapshot', param) : ''}
       SELECT snapshot AS invoice FROM changed_event`,
     values,
   );
-  return rows[0] ? fromSnapshot(rows[0].invoice) : null;
+  if (!rows[0]) return null;
+  if (claim) claim.recorded = true;
+  return fromSnapshot(rows[0].invoice);
 }

@@ -38,6 +38,9 @@ export interface ApiKeyView {
   expiresAt: Date | null;
   allowedIps: string[];
   rolledToId: number | null;
+  /** Who created it (their email at the time); null for the operator CLI and keys from before this was kept. */
+  createdByUserId: string | null;
+  createdByLabel: string | null;
 }
 
 const keyViewSelect = {
@@ -52,7 +55,14 @@ const keyViewSelect = {
   expiresAt: true,
   allowedIps: true,
   rolledToId: true,
+  createdByUserId: true,
+  createdByLabel: true,
 } as const;
+
+/** The key's creator, from the actor: a portal user (kept when they leave the workspace), else nobody. */
+function creatorOf(actor: AuditActor): { createdByUserId: string | null; createdByLabel: string | null } {
+  return actor.userId ? { createdByUserId: actor.userId, createdByLabel: actor.label } : { createdByUserId: null, createdByLabel: null };
+}
 
 type KeyRow = { scopes: string[]; allowedIps: string[] | null } & Omit<ApiKeyView, 'scopes' | 'allowedIps'>;
 
@@ -72,6 +82,12 @@ export function keyStatus(key: Pick<ApiKeyView, 'revokedAt' | 'expiresAt'>, now 
 }
 
 type Tx = Prisma.TransactionClient;
+
+/**
+ * Called with the environment of the key a roll or revoke acts on, before anything changes: the portal passes its
+ * role check (a Developer may not touch a live key) and it throws to refuse. The operator CLI passes none.
+ */
+export type EnvironmentGate = (environment: KeyEnvironment) => void;
 
 /**
  * Serialises key creation per workspace (row lock on the workspace) and applies the two limits of docs/api.md (Keys):
@@ -124,6 +140,7 @@ export async function createApiKey(workspaceId: string, input: CreateKeyInput, a
         secretHash: hash,
         expiresAt: parsed.expiresAt ?? null,
         allowedIps: await canonicalAllowlist(tx, parsed.allowedIps),
+        ...creatorOf(actor),
       },
       select: keyViewSelect,
     });
@@ -163,6 +180,7 @@ export async function rollApiKey(
   workspaceId: string | null,
   graceSeconds: number,
   actor: AuditActor = SYSTEM,
+  authorize: EnvironmentGate = () => {},
 ): Promise<{ key: ApiKeyView; secret: string; old: ApiKeyView }> {
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROLL_GRACE_SECONDS) {
     throw new AppError('validation_failed', `The grace period must be 0–${MAX_ROLL_GRACE_SECONDS} seconds (7 days)`);
@@ -170,6 +188,7 @@ export async function rollApiKey(
   return db().$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: workspaceId === null ? { id: keyId } : { id: keyId, workspaceId }, select: { ...keyViewSelect, workspaceId: true } });
     if (!old) throw new AppError('not_found', `API key ${keyId} not found`);
+    authorize(old.environment);
     // A rolled live key is a new live secret: the same step-up as creating one.
     const proof = old.environment === 'live' ? await requireStepUp(tx, actor) : null;
     await checkKeyLimits(tx, old.workspaceId, old.id);
@@ -189,6 +208,7 @@ export async function rollApiKey(
         secretHash: hash,
         expiresAt: current.expiresAt,
         allowedIps: current.allowedIps ?? [],
+        ...creatorOf(actor),
       },
       select: keyViewSelect,
     });
@@ -218,9 +238,11 @@ export async function rollApiKey(
  * Revokes a key. `workspaceId` scopes the lookup for tenant-facing callers (portal); the operator CLI
  * passes null. Revoking is effective on the next request: authentication reads the key every time.
  */
-export async function revokeApiKey(keyId: number, workspaceId: string | null, actor: AuditActor = SYSTEM): Promise<ApiKeyView & { workspaceId: string }> {
+export async function revokeApiKey(keyId: number, workspaceId: string | null, actor: AuditActor = SYSTEM, authorize: EnvironmentGate = () => {}): Promise<ApiKeyView & { workspaceId: string }> {
   const scope = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
   return db().$transaction(async (tx) => {
+    const target = await tx.apiKey.findFirst({ where: scope, select: { environment: true } });
+    if (target) authorize(target.environment);
     // One compare-and-set: of two concurrent revokes exactly one succeeds, the other reads as already revoked.
     const { count } = await tx.apiKey.updateMany({ where: { ...scope, revokedAt: null }, data: { revokedAt: new Date() } });
     const row = await tx.apiKey.findFirst({ where: scope, select: { ...keyViewSelect, workspaceId: true } });

@@ -27,3 +27,14 @@ export async function releaseStaleWorkers(staleAfterSeconds: number, now: Date =
 export async function forget(processId: string): Promise<void> {
   await db().$executeRaw`DELETE FROM worker_heartbeats WHERE process_id = ${processId}`;
 }
+
+/** A process whose runner stopped: unlocks its own jobs and deletes its heartbeat, in one transaction (both or neither). */
+export async function releaseOwnJobs(processId: string, workerIds: readonly string[]): Promise<void> {
+  await db().$transaction(
+    async (tx) => {
+      if (workerIds.length > 0) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`;
+      await tx.$executeRaw`DELETE FROM worker_heartbeats WHERE process_id = ${processId}`;
+    },
+    { maxWait: 2000, timeout: 5000 },
+  );
+}

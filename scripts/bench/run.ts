@@ -397,7 +397,7 @@ async function main() {
     // (g) webhook delivery and (h) chain watcher: their own scripts (own database, worker, local chain), run after
     // the HTTP load has ended, so every figure of docs/benchmarks.md comes from one `npm run bench`.
     let standaloneOk = true;
-    for (const [id, script] of [['g', 'webhook-delivery.ts'], ['h', 'chain-watcher.ts']] as const) {
+    for (const [id, script] of [['g', 'webhook-delivery.ts'], ['h', 'chain-watcher.ts'], ['h', 'chain-watcher-tron.ts']] as const) {
       if (only && !only.includes(id)) continue;
       console.log('');
       const ok = (await runStandalone(path.join(PROJECT_ROOT, 'scripts/bench', script))) === 0;

@@ -4,6 +4,8 @@
 //   pays an invoice's payment_uri from the node's funded development account.
 // npm run chain -- --network bitcoin [pay <uri> | mine N | reorg N]
 //   a Bitcoin regtest node (scripts/chain/bitcoin-cli.ts).
+// npm run chain -- --network tron [pay <payment_uri> | mine <N>]
+//   the local Tron chain: the EVM node behind a TRON JSON-RPC façade (scripts/chain/tron-cli.ts).
 // npm run chain -- receiver [--port 4443]
 //   a local https webhook receiver for live endpoints (scripts/chain/receiver.ts).
 import { parseArgs } from 'node:util';
@@ -12,6 +14,7 @@ import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
 import { bitcoinCli } from './bitcoin-cli';
+import { isTronInvocation, runTronCli } from './tron-cli';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 type LocalNetwork = (typeof NETWORKS)[number];
@@ -100,7 +103,8 @@ async function main() {
   // Bitcoin is its own tool (a bcoin regtest node): scripts/chain/bitcoin-cli.ts.
   if (argv.some((arg, i) => arg === '--network=bitcoin' || (arg === '--network' && argv[i + 1] === 'bitcoin'))) return bitcoinCli(argv);
   const [command, ...rest] = argv;
-  if (command === 'pay') await pay(rest);
+  if (isTronInvocation(argv)) await runTronCli(argv);
+  else if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
   else await start(process.argv.slice(2));
 }

@@ -438,3 +438,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     process.exit(1);
   });
 }
+
+/**
+ * Stops the server running on `dataDir` (the server's own data_directory) with a fast shutdown, as a managed
+ * database's maintenance restart does, and starts it again on the same port once `whileDown` has run (fault
+ * injection: tests and `npm run chaos`).
+ */
+export async function restartEmbeddedServer(dataDir: string, port: number, whileDown: () => Promise<void> = async () => {}): Promise<void> {
+  await stopServer(dataDir);
+  try {
+    await whileDown();
+  } finally {
+    await startServer(dataDir, port, false);
+  }
+}

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '@/lib/db-group-commit';
 import { createInvoice } from '@/lib/invoices/invoices';
-import { seedAccount, VALID_INVOICE } from '../support/fixtures';
+import { CreateInvoiceBody } from '@/lib/invoices/schemas';
+import { isIdempotencyConflict, type IdempotencyClaim } from '@/lib/idempotency/record';
+import { requestFingerprint } from '@/lib/api/idempotency';
+import { invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 
 /** The transaction that wrote each row (xmin): rows of one commit share it. */
 async function writers(table: 'invoices' | 'events', column: 'id' | 'snapshot', ids: string[]): Promise<string[]> {
@@ -95,5 +98,27 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
     } finally {
       await db().$executeRawUnsafe(`DROP TABLE ${table}`);
     }
+  });
+
+  it('creates of one moment with one Idempotency-Key: one invoice with its record, the others refused on the key', async () => {
+    const account = await seedAccount();
+    const scope = { workspaceId: account.workspace.id, environment: 'test' as const };
+    const now = new Date();
+    const claim = (): IdempotencyClaim => ({
+      ...scope,
+      key: 'one-moment',
+      fingerprint: requestFingerprint('POST', '/v1/invoices', VALID_INVOICE),
+      status: 201,
+      at: now,
+      recorded: false,
+    });
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => createInvoice(scope, CreateInvoiceBody.parse(VALID_INVOICE), now, claim())));
+    const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    expect(refused.filter((error) => !isIdempotencyConflict(error)).map(String)).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(await invoiceCount(account.workspace.id)).toBe(1);
+    const record = await db().idempotencyRecord.findFirstOrThrow({ where: { workspaceId: account.workspace.id, key: 'one-moment' } });
+    expect(record.responseStatus).toBe(201);
+    expect(record.responseSnapshot).not.toBeNull();
   });
 });

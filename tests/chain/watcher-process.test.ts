@@ -27,9 +27,16 @@ function runWatchProcess(env: Record<string, string>, timeoutMs = 60_000): Promi
 
 describe('watcher processes', () => {
   it('an RPC reporting another chain id → the watcher refuses to start, with a clear log line', async () => {
-    // Only ethereum is watched here (the lane's bitcoin node would keep the process running).
-    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', RPC_URL_BITCOIN: '' });
-    const line = stderr.split('\n').find((text) => text.includes('chain_watcher_refused'));
+    // Both watchers of the lane's EVM node (ethereum, and tron through its façade) are given mainnet's ids: both
+    // refuse. Bitcoin is not watched here (the lane's bitcoin node would keep the process running).
+    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', CHAIN_ID_TRON: '728126428', RPC_URL_BITCOIN: '' });
+    const tron = stderr.split('\n').find((text) => text.includes('chain_watcher_refused') && text.includes('"tron"'));
+    expect(JSON.parse(tron ?? 'null'), stderr).toMatchObject({
+      level: 'error',
+      network: 'tron',
+      message: 'refusing to watch tron: the RPC reports chain id 0x7a69, CHAIN_ID_TRON is 0x2b6653dc (728126428)',
+    });
+    const line = stderr.split('\n').find((text) => text.includes('chain_watcher_refused') && text.includes('"ethereum"'));
     expect(line, stderr).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({
       level: 'error',

@@ -21,6 +21,7 @@ import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext } from '../../scripts/next-app';
 import { chainSettings, startLocalChain } from '../../scripts/chain/local-chain';
 import { startBitcoinNode } from '../../scripts/chain/bitcoin-node';
+import { startLocalTron, tronChainSettings } from '../../scripts/chain/tron-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,6 +37,8 @@ export interface TestLane {
   TEST_CHAIN: TestChain;
   /** The lane's Bitcoin regtest node (bcoin behind a Core-compatible RPC), watched as `bitcoin`. */
   TEST_BITCOIN: TestBitcoin;
+  /** The same chain behind the TRON JSON-RPC façade, watched as `tron` (base58 addresses). */
+  TEST_TRON: { rpcUrl: string; chainId: number; tokens: { USDT: string } };
 }
 
 export interface TestBitcoin {
@@ -174,19 +177,28 @@ export default async function setup(project: TestProject) {
     t = Date.now();
     const lanes = await Promise.all(
       databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
-        // A local EVM chain that this lane's server watches as `ethereum`; no other network is watched, so live
-        // invoices elsewhere answer network_not_watched.
+        // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`), and a
+        // Bitcoin regtest node watched as `bitcoin`; no other network is watched, so live invoices elsewhere answer
+        // network_not_watched.
         const [localChain, bitcoin] = await Promise.all([startLocalChain({ port: await freePort() }), startBitcoinNode()]);
         children.push(localChain, bitcoin);
         cleanups.push(() => localChain.stop(), () => bitcoin.stop());
         const bitcoinSettings = { RPC_URL_BITCOIN: bitcoin.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: String(TEST_BITCOIN_CONFIRMATIONS) };
+        // The same node behind the TRON JSON-RPC façade is the lane server's `tron` network.
+        const localTron = await startLocalTron(localChain);
+        cleanups.push(() => localTron.facade.close());
         const port = await freePort();
         const server = await startNext({
           port,
           databaseUrl,
           stdio: 'pipe',
           publicUrl: `http://127.0.0.1:${port}`,
-          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS), ...bitcoinSettings },
+          env: {
+            ...chainSettings(localChain, 'ethereum'),
+            CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS),
+            ...tronChainSettings(localTron),
+            ...bitcoinSettings,
+          },
         });
         children.push(server);
         cleanups.push(() => server.stop());
@@ -195,6 +207,7 @@ export default async function setup(project: TestProject) {
           DATABASE_URL: databaseUrl,
           TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
           TEST_BITCOIN: { rpcUrl: bitcoin.rpcUrl, confirmations: TEST_BITCOIN_CONFIRMATIONS },
+          TEST_TRON: { rpcUrl: localTron.rpcUrl, chainId: localTron.chainId, tokens: localTron.tokens },
         };
       }),
     );

@@ -9,10 +9,16 @@ import { SignInForm } from './signin-form';
 export const metadata: Metadata = { title: 'Sign in' };
 export const dynamic = 'force-dynamic';
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
-  const { error } = await searchParams;
+/** Only an invitation link is a place to come back to after signing in (never another site, never any path). */
+function returnPath(value: string | string[] | undefined): string {
+  return typeof value === 'string' && /^\/invite\/[A-Za-z0-9_-]{20,100}$/.test(value) ? value : '/';
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string | string[]; callbackUrl?: string | string[] }> }) {
+  const { error, callbackUrl } = await searchParams;
+  const next = returnPath(callbackUrl);
   // (no redirect loop for a signed-in user without a workspace, whom the portal sends here)
-  if (error !== 'no_workspace' && (await currentUserId())) redirect('/');
+  if (error !== 'no_workspace' && (await currentUserId())) redirect(next);
   const github = githubOAuth() !== null;
   return (
     <>
@@ -22,7 +28,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <Notice tone="error">{error === 'no_workspace' ? 'Your account has no workspace. Contact an operator.' : 'Sign-in failed. Please try again.'}</Notice>
         </div>
       ) : null}
-      <SignInForm github={github} />
+      <SignInForm github={github} next={next} />
       <p className="mt-6 text-sm text-slate-600">
         No account yet?{' '}
         <Link href="/signup" className="font-semibold text-indigo-700 underline">

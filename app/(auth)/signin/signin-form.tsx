@@ -13,7 +13,8 @@ const CODE_INVALID = 'That code is not correct, or was already used. Enter the c
  * Email and password; with two-factor sign-in on, the server answers "code_required" after a right password and
  * the form shows a code field, keeping what was typed (the password is checked again with the code).
  */
-export function SignInForm({ github }: { github: boolean }) {
+/** `next`: where to go once signed in (an invitation link), a path of this site; else the overview. */
+export function SignInForm({ github, next = '/' }: { github: boolean; next?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -39,7 +40,7 @@ export function SignInForm({ github }: { github: boolean }) {
       setError(result?.error === 'throttled' ? THROTTLED : result?.error === 'code_invalid' ? CODE_INVALID : INVALID);
       return;
     }
-    router.replace('/');
+    router.replace(next);
     router.refresh();
   }
 
@@ -67,7 +68,7 @@ export function SignInForm({ github }: { github: boolean }) {
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
       {github ? (
-        <button type="button" className={`${buttonClass.secondary} w-full`} onClick={() => void signIn('github', { callbackUrl: '/' })}>
+        <button type="button" className={`${buttonClass.secondary} w-full`} onClick={() => void signIn('github', { callbackUrl: next })}>
           Sign in with GitHub
         </button>
       ) : null}

@@ -4,7 +4,7 @@ import { listOAuthAccounts } from '@/lib/auth/oauth';
 import { twoFactorStatus } from '@/lib/auth/second-factor';
 import { stepUpMethods } from '@/lib/auth/step-up';
 import { githubOAuth } from '@/lib/env';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { ConnectGitHub } from './connect-github';
 import { PasswordForm } from './password-form';
 import { TwoFactor } from './two-factor';
@@ -12,7 +12,7 @@ import { TwoFactor } from './two-factor';
 export const metadata: Metadata = { title: 'Account' };
 
 export default async function AccountPage() {
-  const ctx = await requirePortalContext();
+  const ctx = await requirePage('/account');
   const [accounts, twoFactor, methods] = await Promise.all([listOAuthAccounts(ctx.userId), twoFactorStatus(ctx.userId), stepUpMethods(ctx.userId)]);
   const github = accounts.find((account) => account.provider === 'github');
   return (

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { buttonClass, Card, DataTable, formatDate, PageHeader } from '@/components/ui';
 import { auditActionLabel } from '@/lib/audit/actions';
 import { listAudit } from '@/lib/audit/audit';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -19,7 +19,7 @@ function describe(details: unknown): string {
 
 /** Who changed what in this workspace, and when, newest first. Append-only: nothing here can be edited. */
 export default async function AuditLogPage({ searchParams }: { searchParams: SearchParams }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/audit');
   const params = await searchParams;
   const before = typeof params.before === 'string' ? params.before : null;
   const rows = await listAudit(workspace.id, { limit: 50, before });

@@ -9,7 +9,7 @@ import { chooseSelfServePlan } from '@/lib/workspaces/workspaces';
 
 // Any plan name is validated, but only the self-serve ones are applied (lib decides): a forged form naming
 // Business is refused there and changes nothing.
-export const changePlan = withWorkspace(z.object({ plan: z.enum(PLAN_NAMES, { error: 'Choose a plan' }) }), async (ctx, input) => {
+export const changePlan = withWorkspace({ permission: 'plan.change' }, z.object({ plan: z.enum(PLAN_NAMES, { error: 'Choose a plan' }) }), async (ctx, input) => {
   const workspace = await chooseSelfServePlan(ctx.workspace.id, input.plan, await portalActor(ctx));
   revalidatePath('/', 'layout');
   return { plan: workspace.plan };

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import { Card, Notice, PageHeader } from '@/components/ui';
 import { allPlans, isSelfServePlan, planAllowance } from '@/lib/plans';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 import { PlanForm } from './plan-form';
 
 export const metadata: Metadata = { title: 'Billing' };
 
 export default async function BillingPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/billing');
   const selfServe = allPlans().filter((plan) => isSelfServePlan(plan.name));
   const byOperator = allPlans().filter((plan) => !isSelfServePlan(plan.name));
   return (
@@ -18,7 +19,11 @@ export default async function BillingPage() {
           There is no payment provider: switching to one of the plans below is free and takes effect immediately, on the very next API request.
         </Notice>
         <Card title="Change plan">
-          <PlanForm plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
+          {can(role, 'plan.change') ? (
+            <PlanForm plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
+          ) : (
+            <p className="text-sm text-slate-600">Only an Owner of the workspace changes its plan.</p>
+          )}
         </Card>
         {byOperator.length > 0 ? (
           <Card title="Plans set by the operator">

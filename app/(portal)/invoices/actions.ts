@@ -7,6 +7,7 @@ import { cancelInvoice, createInvoice, simulateInvoicePayment } from '@/lib/invo
 import { CreateInvoiceBody, InvoiceId } from '@/lib/invoices/schemas';
 import { KEY_ENVIRONMENTS } from '@/lib/keys/secret';
 import { withWorkspace } from '@/lib/portal/action';
+import { forEnvironment } from '@/lib/teams/roles';
 
 // Every action runs in the signed-in user's workspace: an id from the form that is not an invoice of this
 // workspace (in the environment named) is "not found". The environment is data too: it only picks which
@@ -14,14 +15,14 @@ import { withWorkspace } from '@/lib/portal/action';
 const Environment = z.enum(KEY_ENVIRONMENTS);
 const InvoiceForm = z.object({ invoiceId: InvoiceId, environment: Environment });
 
-export const simulatePayment = withWorkspace(z.object({ invoiceId: InvoiceId }), async (ctx, input) => {
+export const simulatePayment = withWorkspace({ permission: 'invoices.write_test' }, z.object({ invoiceId: InvoiceId }), async (ctx, input) => {
   const invoice = await simulateInvoicePayment({ workspaceId: ctx.workspace.id, environment: 'test' }, input.invoiceId);
   revalidatePath('/invoices', 'layout');
   return { id: invoice.id, status: invoice.status };
 });
 
 /** Cancels a pending invoice, test or live, through the same domain function as POST /v1/invoices/{id}/cancel. */
-export const cancelPortalInvoice = withWorkspace(InvoiceForm, async (ctx, input) => {
+export const cancelPortalInvoice = withWorkspace({ permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) }, InvoiceForm, async (ctx, input) => {
   const invoice = await cancelInvoice({ workspaceId: ctx.workspace.id, environment: input.environment }, input.invoiceId);
   revalidatePath('/invoices', 'layout');
   return { id: invoice.id, status: invoice.status };
@@ -44,7 +45,7 @@ const NewInvoiceForm = z.object({
   expires_in: z.coerce.number(),
 });
 
-export const createPortalInvoice = withWorkspace(NewInvoiceForm, async (ctx, input) => {
+export const createPortalInvoice = withWorkspace({ permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) }, NewInvoiceForm, async (ctx, input) => {
   const { environment, ...fields } = input;
   const body = CreateInvoiceBody.parse(fields);
   const invoice = await createInvoice({ workspaceId: ctx.workspace.id, environment }, body);

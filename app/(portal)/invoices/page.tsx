@@ -7,7 +7,8 @@ import { isAppError } from '@/lib/errors';
 import { findInvoicesByReference, listInvoices } from '@/lib/invoices/invoices';
 import { InvoiceId, ListInvoicesQuery, type InvoiceResource } from '@/lib/invoices/schemas';
 import { INVOICE_STATUSES } from '@/lib/invoices/state';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 
 export const metadata: Metadata = { title: 'Invoices' };
 
@@ -31,7 +32,7 @@ function href(params: { env: string; status?: string; trail?: string[] }): strin
 }
 
 export default async function InvoicesPage({ searchParams }: { searchParams: SearchParams }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/invoices');
   const params = await searchParams;
   const environment = one(params.env) === 'live' ? 'live' : 'test';
   const status = one(params.status);
@@ -64,9 +65,11 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   return (
     <>
       <PageHeader title="Invoices" description="Invoices of this workspace, created through the API or here, newest first.">
-        <Link href="/invoices/new" className={buttonClass.primary}>
-          New invoice
-        </Link>
+        {can(role, 'invoices.write_test') ? (
+          <Link href="/invoices/new" className={buttonClass.primary}>
+            New invoice
+          </Link>
+        ) : null}
       </PageHeader>
       <div className="space-y-4">
         <nav aria-label="Environment" className="inline-flex rounded-md ring-1 ring-slate-300">

@@ -6,6 +6,8 @@ import { AllowedIps } from '@/lib/keys/allowlist';
 import { createApiKey, CreateKeyInput, revokeApiKey, ROLL_GRACE_CHOICES, rollApiKey } from '@/lib/keys/keys';
 import { withWorkspace } from '@/lib/portal/action';
 import { portalActor } from '@/lib/portal/actor';
+import { assertCan } from '@/lib/portal/context';
+import { forEnvironment } from '@/lib/teams/roles';
 
 /** Expiry choices of the create form, in days ('' = never); the server turns the choice into expires_at. */
 const EXPIRY_CHOICES = ['', '7', '30', '90', '365'] as const;
@@ -20,6 +22,7 @@ const PortalCreateKeyInput = CreateKeyInput.omit({ expiresAt: true, allowedIps: 
  * response is Cache-Control: no-store, see next.config.js); it is not stored, logged or put in a URL.
  */
 export const createKey = withWorkspace(
+  { permission: 'keys.manage_test', forInput: (input) => forEnvironment('keys', input.environment) },
   PortalCreateKeyInput,
   async (ctx, { expiresInDays, ...input }) => {
     const expiresAt = expiresInDays ? new Date(Date.now() + Number(expiresInDays) * 86_400_000) : undefined;
@@ -31,8 +34,8 @@ export const createKey = withWorkspace(
 );
 
 /** Revokes a key of the signed-in user's workspace; another workspace's key id is "not found". */
-export const revokeKey = withWorkspace(z.object({ keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key') }), async (ctx, input) => {
-  const key = await revokeApiKey(input.keyId, ctx.workspace.id, await portalActor(ctx));
+export const revokeKey = withWorkspace({ permission: 'keys.manage_test' }, z.object({ keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key') }), async (ctx, input) => {
+  const key = await revokeApiKey(input.keyId, ctx.workspace.id, await portalActor(ctx), (environment) => assertCan(ctx, forEnvironment('keys', environment)));
   revalidatePath('/keys');
   revalidatePath('/usage');
   return { id: key.id, label: key.label };
@@ -43,12 +46,15 @@ export const revokeKey = withWorkspace(z.object({ keyId: z.coerce.number({ error
  * once); the old key keeps working for the chosen grace period (now, 1 h, 24 h, 7 days).
  */
 export const rollKey = withWorkspace(
+  { permission: 'keys.manage_test' },
   z.object({
     keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key'),
     grace: z.coerce.number().refine((value) => (ROLL_GRACE_CHOICES as readonly number[]).includes(value), 'Choose a grace period'),
   }),
   async (ctx, input) => {
-    const { key, secret, old } = await rollApiKey(input.keyId, ctx.workspace.id, input.grace, await portalActor(ctx));
+    const { key, secret, old } = await rollApiKey(input.keyId, ctx.workspace.id, input.grace, await portalActor(ctx), (environment) =>
+      assertCan(ctx, forEnvironment('keys', environment)),
+    );
     revalidatePath('/keys');
     // Decided here, not at render: whether the old secret still works is a fact of the roll's moment.
     const oldWorksUntil = old.expiresAt && old.expiresAt.getTime() > Date.now() ? old.expiresAt.toISOString() : null;

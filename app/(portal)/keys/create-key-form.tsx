@@ -17,7 +17,8 @@ const SCOPE_OPTIONS = [
  * Create-key form. After an error every field keeps what the user typed and chose (useKeptForm), so a
  * corrected re-submit creates exactly the key on screen; only a success clears it.
  */
-export function CreateKeyForm() {
+/** `liveAllowed`: the role table lets this member make live keys (the server checks again). */
+export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
   // A live key asks the user to confirm it is them (step-up) when the server says so; a test key never does.
   const [state, onSubmit, pending] = useKeptForm(useStepUp(createKey));
   const [dismissed, setDismissed] = useState<number | null>(null);
@@ -61,11 +62,17 @@ export function CreateKeyForm() {
             <label className="flex items-center gap-2">
               <input type="radio" name="environment" value="test" defaultChecked /> Test (<code className="font-mono">test_</code> keys, simulated payments)
             </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
-            </label>
+            {liveAllowed ? (
+              <label className="flex items-center gap-2">
+                <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
+              </label>
+            ) : null}
           </div>
-          <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you (your password).</p>
+          {liveAllowed ? (
+            <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you (your password).</p>
+          ) : (
+            <p className="mt-1 text-xs text-slate-600">Live keys are for Owners and Admins of the workspace.</p>
+          )}
           <FieldError id="key-environment-error" message={errors.environment} />
         </fieldset>
         <fieldset aria-describedby={`scopes-hint${errors.scopes ? ' key-scopes-error' : ''}`}>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { buttonClass, Card, cx, DataTable, formatDate, inputClass, PageHeader } from '@/components/ui';
 import { listApiKeys } from '@/lib/keys/keys';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { listRequests } from '@/lib/request-log/queries';
 import { REQUEST_LOG_RETENTION_DAYS } from '@/lib/request-log/types';
 
@@ -25,7 +25,7 @@ function statusTone(status: number): string {
 
 /** The last REQUEST_LOG_RETENTION_DAYS days of /v1 requests of this workspace, per environment, with filters (key, status class, path). */
 export default async function RequestLogPage({ searchParams }: { searchParams: SearchParams }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/requests');
   const params = await searchParams;
   const environment = one(params.env) === 'live' ? 'live' : 'test';
   const keyParam = Number(one(params.key));

@@ -3,14 +3,14 @@ import { DailyChart } from '@/components/daily-chart';
 import { Card, DataTable, EnvironmentBadge, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { UsageBar } from '@/components/usage-bar';
 import { planLimits } from '@/lib/plans';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { monthPeriod } from '@/lib/usage/period';
 import { dailyRequestCounts, monthlyRequestCount, requestCountsByKey } from '@/lib/usage/usage';
 
 export const metadata: Metadata = { title: 'Usage' };
 
 export default async function UsagePage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/usage');
   const now = new Date();
   const plan = planLimits(workspace.plan);
   const [used, days, byKey] = await Promise.all([

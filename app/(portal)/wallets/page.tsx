@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Card, PageHeader } from '@/components/ui';
 import { CURRENCIES, CURRENCY_RULES, NETWORK_FAMILY, NETWORKS, type Network } from '@/lib/invoices/currencies';
 import { STEP_UP_WINDOW_SECONDS } from '@/lib/auth/step-up';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { WalletForm } from './wallet-form';
 import { BitcoinWalletForm } from './bitcoin-wallet-form';
 import { bitcoinChain, type BitcoinChain } from '@/lib/chain/bitcoin/chain';
@@ -39,7 +39,7 @@ function gapWarning(unpaidInARow: number): string | null {
 }
 
 export default async function WalletsPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/wallets');
   const wallets = new Map((await listWallets(workspace.id)).map((w) => [w.network, w.address]));
   const chain = bitcoinChain();
   const bitcoinWallet = wallets.get('bitcoin') ?? null;

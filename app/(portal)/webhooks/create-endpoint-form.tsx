@@ -12,7 +12,8 @@ import { SIGNING_SECRET_WARNING } from './secret-warning';
  * Adds an endpoint. Inputs are controlled so that a refused URL (webhook_url_refused) is shown beside the field
  * with everything the user typed kept; after success the form is cleared and the secret is shown once.
  */
-export function CreateEndpointForm() {
+/** `liveAllowed`: the role table lets this member add live endpoints (the server checks again). */
+export function CreateEndpointForm({ liveAllowed }: { liveAllowed: boolean }) {
   // A live endpoint asks the user to confirm it is them (step-up) when the server says so.
   const [state, action, pending] = useActionState(useStepUp(createEndpoint), null);
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -84,11 +85,14 @@ export function CreateEndpointForm() {
               <input type="radio" name="environment" value="test" checked={environment === 'test'} onChange={() => setEnvironment('test')} /> Test (events of test
               invoices)
             </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" name="environment" value="live" checked={environment === 'live'} onChange={() => setEnvironment('live')} /> Live (events of live
-              invoices)
-            </label>
+            {liveAllowed ? (
+              <label className="flex items-center gap-2">
+                <input type="radio" name="environment" value="live" checked={environment === 'live'} onChange={() => setEnvironment('live')} /> Live (events of live
+                invoices)
+              </label>
+            ) : null}
           </div>
+          {liveAllowed ? null : <p className="mt-1 text-xs text-slate-600">Live endpoints are for Owners and Admins of the workspace.</p>}
         </fieldset>
         <fieldset aria-describedby="event-types-hint">
           <legend className="text-sm font-medium">Event types</legend>

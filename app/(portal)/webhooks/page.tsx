@@ -1,14 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Badge, Card, DataTable, EnvironmentBadge, formatDate, Notice, PageHeader } from '@/components/ui';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 import { listWebhookEndpoints } from '@/lib/webhooks/endpoints';
 import { CreateEndpointForm } from './create-endpoint-form';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/webhooks');
   const [endpoints, params] = await Promise.all([listWebhookEndpoints(workspace.id), searchParams]);
   return (
     <>
@@ -18,9 +19,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       />
       <div className="space-y-6">
         {params.deleted ? <Notice tone="success">The endpoint was deleted.</Notice> : null}
-        <Card title="Add an endpoint">
-          <CreateEndpointForm />
-        </Card>
+        {can(role, 'webhooks.manage_test') ? (
+          <Card title="Add an endpoint">
+            <CreateEndpointForm liveAllowed={can(role, 'webhooks.manage_live')} />
+          </Card>
+        ) : null}
         <Card title="Endpoints">
           {endpoints.length === 0 ? (
             <p className="text-sm text-slate-600">No endpoints yet.</p>

@@ -12,12 +12,18 @@ import {
 import { defineEndpoint } from '../endpoint';
 import type { AuthorizedKey } from '../../keys/authorize';
 import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
-import type { InvoiceRecord } from '../../invoices/serialize';
+import { toInvoiceResource, type InvoiceRecord } from '../../invoices/serialize';
+import { fromSnapshot, type InvoiceSnapshot } from '../../invoices/snapshot';
 
 const EmptyBody = z.strictObject({}).meta({ id: 'EmptyRequest', description: 'No fields; an empty body or {}' });
 
 function scopeOf(key: AuthorizedKey) {
   return { workspaceId: key.workspace.id, environment: key.environment };
+}
+
+/** The answer of an invoice operation that took effect, from the invoice row stored with its Idempotency-Key record. */
+function renderInvoice(snapshot: unknown, at: Date) {
+  return toInvoiceResource(fromSnapshot(snapshot as InvoiceSnapshot), at);
 }
 
 /** A malformed id can name no invoice: answer 404 without a database read. */
@@ -58,7 +64,8 @@ export const createInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 201,
   errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted'],
-  handler: ({ key, body, now }) => createInvoice(scopeOf(key), body, now),
+  handler: ({ key, body, now, idempotency }) => createInvoice(scopeOf(key), body, now, idempotency),
+  renderStored: renderInvoice,
 });
 
 export const getInvoiceEndpoint = defineEndpoint({
@@ -90,7 +97,8 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 200,
   errors: ['invoice_not_found', 'invoice_not_cancellable', 'validation_failed', 'malformed_json'],
-  handler: ({ key, params, now }) => cancelInvoice(scopeOf(key), invoiceId(params), now),
+  handler: ({ key, params, now, idempotency }) => cancelInvoice(scopeOf(key), invoiceId(params), now, idempotency),
+  renderStored: renderInvoice,
 });
 
 export const simulatePaymentEndpoint = defineEndpoint({
@@ -106,11 +114,12 @@ export const simulatePaymentEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 200,
   errors: ['test_mode_only', 'invoice_not_found', 'invoice_not_payable', 'validation_failed', 'malformed_json'],
-  handler: ({ key, params, now }) => {
+  handler: ({ key, params, now, idempotency }) => {
     const scope = scopeOf(key);
     if (scope.environment !== 'test') {
       throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
     }
-    return simulateInvoicePayment(scope, invoiceId(params), now);
+    return simulateInvoicePayment(scope, invoiceId(params), now, idempotency);
   },
+  renderStored: renderInvoice,
 });

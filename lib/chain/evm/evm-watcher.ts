@@ -1,4 +1,5 @@
 import { BaseError, getAddress, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type GetLogsReturnType, type PublicClient, type TransactionReceipt } from 'viem';
+import type { WatcherPass } from '../watcher-status';
 import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
 import { fromBaseUnits, toBaseUnits } from '../payment-uri';
 import { chainId as configuredChainId, confirmations as configuredConfirmations, rpcUrls, tokenAddress, type EvmNetwork } from '../networks';
@@ -124,7 +125,7 @@ export class EvmWatcher implements ChainWatcher {
   }
 
   /** One pass: follow a reorg, record new blocks up to the head, then confirm or revert pending payments. */
-  async tick(): Promise<void> {
+  async tick(): Promise<WatcherPass> {
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
     let cursor = await readCursor(this.network);
     if (!cursor) {
@@ -141,6 +142,7 @@ export class EvmWatcher implements ChainWatcher {
     }
     await countConfirmations(this.network, head);
     await this.settlePending(head);
+    return { headBlock: head, scannedBlock: cursor.block };
   }
 
   /**

@@ -30,7 +30,10 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const bitcoin = invoice.network === 'bitcoin';
   // Closed invoices send no payment details at all (not even inside the client component's props).
   const payable = invoice.status === 'pending' || invoice.status === 'processing';
-  const qr = payable ? await QRCode.toString(invoice.paymentUri, QR_OPTIONS) : '';
+  // Tron has no payment-request standard: TronLink and Trust Wallet scan a bare address (docs/settlement.md).
+  const tron = invoice.network === 'tron';
+  const qrText = tron ? invoice.payAddress : invoice.paymentUri;
+  const qr = payable ? await QRCode.toString(qrText, QR_OPTIONS) : '';
   return (
     <main className="mx-auto w-full max-w-lg px-4 py-8">
       {test ? (
@@ -91,10 +94,11 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             </div>
             <div
               role="img"
-              aria-label={`QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
+              aria-label={tron ? `QR code of the address ${invoice.payAddress}` : `QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
               className="mx-auto w-56 max-w-full bg-white"
               data-testid="qr"
               data-payment-uri={invoice.paymentUri}
+              data-qr-text={qrText}
               // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
               dangerouslySetInnerHTML={{ __html: qr }}
             />
@@ -103,6 +107,12 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
               <a href={invoice.paymentUri} className={`${buttonClass.primary} w-full justify-center`} data-testid="open-in-wallet">
                 Open in wallet
               </a>
+            ) : tron ? (
+              <p className="text-sm text-slate-700" data-testid="tron-note">
+                The QR code holds the address only: Tron wallets (TronLink, Trust Wallet) do not read an amount from it. Choose USDT
+                (TRC-20) in your wallet, scan or paste the address, then copy the exact amount above. The transfer needs energy
+                or some TRX for its fee.
+              </p>
             ) : null}
           </section>
           ) : null}

@@ -7,7 +7,8 @@ import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge, Td 
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
 import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can, forEnvironment } from '@/lib/teams/roles';
 import { InvoiceActions } from '../invoice-actions';
 
 export const metadata: Metadata = { title: 'Invoice' };
@@ -34,7 +35,7 @@ async function findInvoice(workspaceId: string, id: string) {
 }
 
 export default async function InvoicePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/invoices/[id]');
   const { id } = await params;
   const justCreated = (await searchParams).created === '1';
   if (!INVOICE_ID_PATTERN.test(id)) notFound();
@@ -132,7 +133,9 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
           )}
         </Card>
         <Card title="Actions">
-          {invoice.status === 'pending' ? (
+          {!can(role, forEnvironment('invoices', invoice.environment)) ? (
+            <p className="text-sm text-slate-600">Your role can read this invoice; changing {invoice.environment} invoices is for {invoice.environment === 'live' ? 'Owners and Admins' : 'Owners, Admins and Developers'}.</p>
+          ) : invoice.status === 'pending' ? (
             <InvoiceActions invoiceId={invoice.id} environment={invoice.environment} />
           ) : (
             <p className="text-sm text-slate-600">Only pending invoices can be {isTest ? 'paid or cancelled' : 'cancelled'}; this one is {invoice.status}.</p>

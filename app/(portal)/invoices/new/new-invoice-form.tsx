@@ -16,7 +16,8 @@ const EXPIRY_OPTIONS = [
 const selectClass = `mt-1 ${inputClass}`;
 
 /** Keeps every field after an error (useKeptForm); on success the action opens the new invoice's page. */
-export function NewInvoiceForm() {
+/** `liveAllowed`: the role table lets this member create live invoices (the server checks again). */
+export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
   const [state, onSubmit, pending] = useKeptForm(createPortalInvoice);
   const [currency, setCurrency] = useState<Currency>('USDT');
   const networks = CURRENCY_RULES[currency].networks;
@@ -32,10 +33,13 @@ export function NewInvoiceForm() {
           <label className="flex items-center gap-2">
             <input type="radio" name="environment" value="test" defaultChecked /> Test (simulated payments, test address)
           </label>
-          <label className="flex items-center gap-2">
-            <input type="radio" name="environment" value="live" /> Live (paid to your wallet)
-          </label>
+          {liveAllowed ? (
+            <label className="flex items-center gap-2">
+              <input type="radio" name="environment" value="live" /> Live (paid to your wallet)
+            </label>
+          ) : null}
         </div>
+        {liveAllowed ? null : <p className="mt-1 text-xs text-slate-600">Live invoices are for Owners and Admins of the workspace.</p>}
         <FieldError id="invoice-environment-error" message={errors.environment} />
       </fieldset>
       <TextField name="amount" label="Amount" inputMode="decimal" required placeholder="49.99" autoComplete="off" error={errors.amount} hint="A decimal such as 49.99, in the currency below." />

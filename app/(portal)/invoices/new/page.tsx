@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Card, PageHeader } from '@/components/ui';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 import { NewInvoiceForm } from './new-invoice-form';
 
 export const metadata: Metadata = { title: 'New invoice' };
 
 export default async function NewInvoicePage() {
-  await requirePortalContext();
+  const { role } = await requirePage('/invoices/new');
   return (
     <>
       <PageHeader
@@ -19,7 +20,7 @@ export default async function NewInvoicePage() {
         </Link>
       </PageHeader>
       <Card>
-        <NewInvoiceForm />
+        <NewInvoiceForm liveAllowed={can(role, 'invoices.write_live')} />
       </Card>
     </>
   );

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Card, DataTable, formatDate, PageHeader } from '@/components/ui';
 import { listUnmatchedPayments } from '@/lib/chain/unmatched';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can } from '@/lib/teams/roles';
 import { AttachForm } from './attach-form';
 
 export const metadata: Metadata = { title: 'Unmatched payments' };
@@ -11,7 +12,8 @@ const COLUMNS = [{ label: 'Transaction' }, { label: 'Amount' }, { label: 'From' 
 
 /** Confirmed transfers to this workspace's wallets that matched no invoice (wrong amount, too late, a repeat). */
 export default async function UnmatchedPaymentsPage() {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/invoices/unmatched');
+  const mayAttach = can(role, 'payments.attach');
   const payments = await listUnmatchedPayments(workspace.id);
   return (
     <>
@@ -42,7 +44,7 @@ export default async function UnmatchedPaymentsPage() {
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap">{formatDate(payment.confirmedAt)}</td>
                 <td className="px-3 py-2">
-                  <AttachForm paymentId={payment.id} />
+                  {mayAttach ? <AttachForm paymentId={payment.id} /> : null}
                 </td>
               </tr>
             ))}

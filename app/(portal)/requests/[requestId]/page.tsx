@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Card, EnvironmentBadge, formatDate, PageHeader } from '@/components/ui';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
 import { getRequest } from '@/lib/request-log/queries';
 
 export const metadata: Metadata = { title: 'Request' };
 
 /** One logged request, by the Request-Id a client received (only this workspace's). */
 export default async function RequestDetailPage({ params }: { params: Promise<{ requestId: string }> }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace } = await requirePage('/requests/[requestId]');
   const { requestId } = await params;
   const row = /^req_[A-Za-z0-9]{1,64}$/.test(requestId) ? await getRequest(workspace.id, requestId) : null;
   if (!row) notFound();

@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Badge, Card, DataTable, EnvironmentBadge, formatDate, Notice, PageHeader } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
-import { requirePortalContext } from '@/lib/portal/context';
+import { requirePage } from '@/lib/portal/context';
+import { can, forEnvironment } from '@/lib/teams/roles';
 import { listDeliveries, type DeliveryView } from '@/lib/webhooks/deliveries';
 import { getWebhookEndpoint, type WebhookEndpointView } from '@/lib/webhooks/endpoints';
 import { EndpointControls } from './endpoint-controls';
@@ -23,7 +24,7 @@ async function loadEndpoint(workspaceId: string, id: string): Promise<WebhookEnd
   }
 }
 
-function DeliveryRow({ delivery, endpointId }: { delivery: DeliveryView; endpointId: string }) {
+function DeliveryRow({ delivery, endpointId, mayChange }: { delivery: DeliveryView; endpointId: string; mayChange: boolean }) {
   return (
     <tr data-delivery-id={delivery.id} data-event-type={delivery.eventType}>
       <td className="px-3 py-2 align-top">
@@ -52,18 +53,19 @@ function DeliveryRow({ delivery, endpointId }: { delivery: DeliveryView; endpoin
       </td>
       <td className="whitespace-nowrap px-3 py-2 align-top">{delivery.status === 'pending' ? formatDate(delivery.nextAttemptAt) : '—'}</td>
       <td className="px-3 py-2 align-top">
-        <ResendButton endpointId={endpointId} deliveryId={delivery.id} eventType={delivery.eventType} />
+        {mayChange ? <ResendButton endpointId={endpointId} deliveryId={delivery.id} eventType={delivery.eventType} /> : null}
       </td>
     </tr>
   );
 }
 
 export default async function WebhookEndpointPage({ params }: { params: Promise<{ id: string }> }) {
-  const { workspace } = await requirePortalContext();
+  const { workspace, role } = await requirePage('/webhooks/[id]');
   const { id } = await params;
   const endpoint = await loadEndpoint(workspace.id, id);
   const deliveries = await listDeliveries(workspace.id, endpoint.id);
   const enabled = endpoint.status === 'enabled';
+  const mayChange = can(role, forEnvironment('webhooks', endpoint.environment));
   return (
     <>
       <p className="mb-2 text-sm">
@@ -96,9 +98,13 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               <Notice tone="info">The previous signing secret also signs deliveries until {formatDate(endpoint.previousSecretExpiresAt)}.</Notice>
             </div>
           ) : null}
-          <div className="mt-4">
-            <EndpointControls endpointId={endpoint.id} url={endpoint.url} enabled={enabled} />
-          </div>
+          {mayChange ? (
+            <div className="mt-4">
+              <EndpointControls endpointId={endpoint.id} url={endpoint.url} enabled={enabled} />
+            </div>
+          ) : (
+            <p className="mt-4 text-sm text-slate-600">Changing {endpoint.environment} endpoints is for Owners and Admins{endpoint.environment === 'test' ? ' and Developers' : ''}.</p>
+          )}
         </Card>
         <Card title="Delivery log">
           <div className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
@@ -124,7 +130,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               ]}
             >
               {deliveries.map((delivery) => (
-                <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} />
+                <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} mayChange={mayChange} />
               ))}
             </DataTable>
           )}

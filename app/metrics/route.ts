@@ -1,0 +1,3 @@
+import { metricsRoute } from '@/lib/metrics/route';
+
+export const { GET } = metricsRoute();
