@@ -134,8 +134,8 @@ export function StepUpProvider({
         ) : (
           <div className="space-y-4 text-sm">
             <p>
-              This account signs in with GitHub and has no password. Sign in with GitHub again, then repeat the change within {windowMinutes} minutes. To
-              be asked for a code instead, turn on two-factor sign-in on the Account page.
+              This account signs in with GitHub and has no password, and GitHub cannot be asked to check it is you again. Turn on two-factor
+              sign-in on the Account page (allowed within {windowMinutes} minutes of a GitHub sign-in); changes like this one then ask for a code.
             </p>
             <div className="flex flex-wrap justify-end gap-2">
               <button type="button" className={buttonClass.secondary} onClick={() => finish(false)}>

@@ -16,7 +16,7 @@ test('flow 5: after sign-out, replaying the saved session cookie redirects to si
   await expect(beforePage.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
   await before.close();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin$/);
   await expect(page.getByRole('heading', { name: 'Sign in to the developer portal' })).toBeVisible();
 
@@ -36,7 +36,7 @@ test('flow 5: after sign-out, replaying the saved session cookie redirects to si
 test('sign in: one generic message for a wrong password or an unknown email; repeated failures are throttled', async ({ page }) => {
   const email = uniqueEmail('throttle');
   await signUp(page, email);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin$/);
 
   await signIn(page, `nobody-${email}`, PASSWORD);
@@ -47,7 +47,7 @@ test('sign in: one generic message for a wrong password or an unknown email; rep
   // Right password works while under the limit.
   await signIn(page, email, PASSWORD);
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin$/);
 
   for (let i = 0; i < 5; i++) {

@@ -1,4 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { tronAddressOf } from '../lib/wallets/ownership/verifiers';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -109,3 +111,14 @@ export const TEST_INVOICE = { amount: '10.00', currency: 'USDT', network: 'tron'
 export function alerts(scope: Page) {
   return scope.locator('[role="alert"]:not(#__next-route-announcer__):not(:empty)');
 }
+
+/** A fresh EVM address (checksummed): an address is the wallet of one workspace per network, so tests never share one. */
+export function freshEvmAddress(): string {
+  return privateKeyToAccount(generatePrivateKey()).address;
+}
+
+/** A fresh Tron address (base58), for the same reason. */
+export function freshTronAddress(): string {
+  return tronAddressOf(freshEvmAddress());
+}
+

@@ -1,14 +1,19 @@
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_PAY_ADDRESSES } from '../lib/wallets/address';
 import { expectNoSeriousAxeViolations } from './axe';
-import { api, confirmIdentity, createKey, keyRow, PASSWORD, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
+import { api, confirmIdentity, createKey, freshEvmAddress, freshTronAddress, keyRow, PASSWORD, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
 
 // Issues 14 and 21: the portal at 375 px, dialogs, forms that keep input, invoices for daily work.
 
 const NARROW = { width: 375, height: 812 };
 const WIDE = { width: 1280, height: 900 };
-const VALID_ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const VALID_TRON = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+// Fresh per test: an address is the wallet of one workspace per network (docs/portal.md, "Wallet ownership").
+let VALID_ETH = '';
+let VALID_TRON = '';
+test.beforeEach(() => {
+  VALID_ETH = freshEvmAddress();
+  VALID_TRON = freshTronAddress();
+});
 // Live invoices need a watched network: the e2e server's local chain is ethereum (these tests make no payment).
 const LIVE_INVOICE = { amount: '10.00', currency: 'USDT', network: 'ethereum' } as const;
 

@@ -1,17 +1,22 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { expectNoSeriousAxeViolations } from './axe';
-import { alerts, confirmIdentity, createKey, keyRow, PASSWORD, signIn, signUp, uniqueEmail } from './helpers';
+import { alerts, confirmIdentity, createKey, freshEvmAddress, freshTronAddress, keyRow, PASSWORD, signIn, signUp, uniqueEmail } from './helpers';
 
 // docs/portal.md: payout wallets and live keys need proof, not just a session (step-up), and optional TOTP
 // two-factor sign-in. The domain-level rules are tested in lib/auth/step-up.test.ts and two-factor.test.ts.
 
 const WIDE = { width: 1280, height: 900 };
 const NARROW = { width: 375, height: 812 };
-const ETH_OWNER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const ETH_OWNER_NEW = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const ETH_ATTACKER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const TRON = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+// Fresh per test: an address is the wallet of one workspace per network (docs/portal.md, "Wallet ownership").
+let ETH_OWNER = '';
+let ETH_OWNER_NEW = '';
+let ETH_ATTACKER = '';
+let TRON = '';
+test.beforeEach(() => {
+  [ETH_OWNER, ETH_OWNER_NEW, ETH_ATTACKER] = [freshEvmAddress(), freshEvmAddress(), freshEvmAddress()];
+  TRON = freshTronAddress();
+});
 
 async function noSidewaysScroll(page: Page, what: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(NARROW.width);
@@ -180,7 +185,7 @@ function totp(secret: string, steps = 0): string {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin/);
 }
 

@@ -97,6 +97,16 @@ const EnvSchema = z.object({
   RPC_HEADERS_BITCOIN: optionalText,
   BITCOIN_CHAIN: z.enum(['main', 'test', 'regtest']).default('main'),
   CONFIRMATIONS_BITCOIN: optionalCount,
+  // Prices in fiat (docs/rates.md, lib/rates/feeds.ts): Chainlink feeds read over this network's RPC, at these
+  // addresses (default: the mainnet feeds, on ethereum only); a round older than RATE_MAX_AGE_SECONDS (default:
+  // the feed's heartbeat + 10 minutes) is refused.
+  RATES_NETWORK: z.enum(['ethereum', 'polygon', 'base']).default('ethereum'),
+  RATE_FEED_ETH_USD: evmAddress,
+  RATE_FEED_BTC_USD: evmAddress,
+  RATE_FEED_USDT_USD: evmAddress,
+  RATE_FEED_USDC_USD: evmAddress,
+  RATE_FEED_EUR_USD: evmAddress,
+  RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
   // Tron (lib/chain/tron): TRON's JSON-RPC (/jsonrpc); RPC_HEADERS_TRON = `Name: value` pairs separated by `;`
   // for providers that want a key (TronGrid: TRON-PRO-API-KEY), sent with every request and never logged.
   RPC_URL_TRON: optionalText,

@@ -135,7 +135,17 @@ export const ERROR_CATALOGUE = {
     meaning: 'Requests with the same Idempotency-Key kept racing each other and this one could not settle (rare).',
     action: 'Retry shortly with the same key: you will get the first request\'s response.',
   },
+  rate_unavailable: {
+    status: 503, title: 'Rate unavailable', api: true,
+    meaning: 'No fresh exchange rate could be read for an invoice priced in fiat (the price feed is stale, answered a non-positive price, or could not be reached); no invoice was created.',
+    action: 'Retry after Retry-After, with the same Idempotency-Key; or price the invoice in the crypto currency with amount.',
+  },
   // Non-API domain errors (portal and admin CLI); statuses are used if they ever reach HTTP.
+  path_not_normalized: {
+    status: 400, title: 'Path not normalised', api: false,
+    meaning: 'The request path contains "." or ".." segments (also percent-encoded) or a backslash; the server answers only normalised paths.',
+    action: 'Send the path as a browser would after resolving it (no dot segments).',
+  },
   not_found: {
     status: 404, title: 'Not found', api: false,
     meaning: 'The record does not exist in this workspace.',
@@ -150,6 +160,16 @@ export const ERROR_CATALOGUE = {
     status: 400, title: 'Invalid wallet address', api: false,
     meaning: 'The address is not valid for the network.',
     action: 'Paste the address again and check the network.',
+  },
+  wallet_address_claimed: {
+    status: 409, title: 'Wallet used by another workspace', api: false,
+    meaning: 'The address is already the payout wallet of another workspace on this network; a further workspace may use it only after proving control of it.',
+    action: 'Sign the message shown with the address\'s key and paste the signature, or use another address.',
+  },
+  wallet_signature_invalid: {
+    status: 400, title: 'Signature does not prove control', api: false,
+    meaning: 'The signature given to claim a wallet address is not that address\'s signature of the claim message.',
+    action: 'Sign exactly the message shown, with the key of the address you entered.',
   },
   key_already_revoked: {
     status: 409, title: 'Key already revoked', api: false,
@@ -173,7 +193,7 @@ export const ERROR_CATALOGUE = {
   },
   step_up_required: {
     status: 403, title: 'Confirm it is you', api: false,
-    meaning: 'Changing a payout wallet, creating or rolling a live API key, and turning two-factor sign-in on or off need fresh proof of identity (STEP_UP_WINDOW_SECONDS, 5 minutes); a session alone is not enough.',
+    meaning: 'Changing a payout wallet, creating or rolling a live API key, connecting or disconnecting GitHub sign-in, and turning two-factor sign-in on or off need fresh proof of identity (STEP_UP_WINDOW_SECONDS, 5 minutes); a session alone is not enough.',
     action: 'Enter your password again (and your authentication code when two-factor sign-in is on), then repeat the change.',
   },
   step_up_failed: {
@@ -220,6 +240,11 @@ export const ERROR_CATALOGUE = {
     status: 409, title: 'Two-factor sign-in not on', api: false,
     meaning: 'Two-factor sign-in is not enabled (or its enrolment was not started) for this account.',
     action: 'Start the enrolment on the Account page.',
+  },
+  only_sign_in_method: {
+    status: 409, title: 'Only way to sign in', api: false,
+    meaning: 'The account has no password, so the sign-in provider is its only way in and cannot be disconnected.',
+    action: 'Keep it connected: removing it would lock the account out.',
   },
   key_not_active: {
     status: 409, title: 'Key not active', api: false,

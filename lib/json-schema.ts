@@ -6,13 +6,13 @@ import type { z } from 'zod';
  * currency × network pairs from CURRENCY_RULES). The refinement stays the validator and keeps its messages;
  * the OpenAPI document adds the rule as `allOf`, so generated client types refuse what the API refuses.
  */
-const rules = new WeakMap<z.ZodType, z.ZodType>();
+const rules = new WeakMap<z.ZodType, z.ZodType[]>();
 
-export function withDocumentedRule<T extends z.ZodType>(schema: T, rule: z.ZodType): T {
+export function withDocumentedRule<T extends z.ZodType>(schema: T, ...rule: [z.ZodType, ...z.ZodType[]]): T {
   rules.set(schema, rule);
   return schema;
 }
 
-export function documentedRuleOf(schema: z.ZodType): z.ZodType | undefined {
+export function documentedRulesOf(schema: z.ZodType): z.ZodType[] | undefined {
   return rules.get(schema);
 }

@@ -3,7 +3,8 @@ export const SCOPES = ['invoices:read', 'invoices:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'invoices:read': 'List and read invoices',
+  // GET /v1/rates too: the rate a create would lock is what reading invoices shows afterwards.
+  'invoices:read': 'List and read invoices and events, and the exchange rates',
   'invoices:write': 'Create, cancel and simulate payment of invoices',
 };
 

@@ -15,7 +15,10 @@ import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { env, githubOAuth, publicUrl } from '../lib/env';
+import { problemBody } from '../lib/api/problem';
+import { newRequestId } from '../lib/api/request-id';
 import { payContentSecurityPolicy } from '../lib/http/pay-csp';
+import { classifyRequestPath } from '../lib/http/request-path';
 import { newNonce, securityHeaders, type SecurityHeaderOptions } from '../lib/http/security-headers';
 
 type Handle = ReturnType<ReturnType<typeof next>['getRequestHandler']>;
@@ -45,8 +48,17 @@ function onRequest(
     delete req.headers['x-forwarded-proto'];
     delete req.headers['x-forwarded-port'];
   }
-  const url = req.url ?? '/';
-  if (url.startsWith('/v1')) {
+  // Headers are decided on the normalised path; dot segments are refused (lib/http/request-path.ts).
+  const decision = classifyRequestPath(req.url ?? '/');
+  if ('refused' in decision) {
+    const requestId = newRequestId();
+    const body = problemBody('path_not_normalized', 'The path contains "." or ".." segments or a backslash. Send the normalised path.', requestId);
+    if (hsts) res.setHeader('Strict-Transport-Security', hsts);
+    res.writeHead(400, { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' });
+    res.end(JSON.stringify(body));
+    return;
+  }
+  if (decision.kind === 'api') {
     // The JSON API: no documents to protect with a CSP; HSTS still applies to the whole origin.
     if (hsts) res.setHeader('Strict-Transport-Security', hsts);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -54,7 +66,7 @@ function onRequest(
     const nonce = newNonce();
     const headers = securityHeaders(nonce, headerOptions);
     // The public hosted payment page (docs/hosted-page.md) gets its own stricter policy, and is never indexed.
-    if (url.startsWith('/pay/')) {
+    if (decision.kind === 'pay') {
       headers['Content-Security-Policy'] = payContentSecurityPolicy(nonce, headerOptions);
       headers['X-Robots-Tag'] = 'noindex, nofollow';
     }

@@ -5,6 +5,8 @@ declare module 'next-auth' {
   interface Session {
     sid?: string;
     user?: { id: string; email: string };
+    /** An OAuth sign-in waiting for its two-factor code (lib/auth/oauth-second-factor.ts). */
+    secondFactorPending?: { sid: string; userId: string; email: string | null };
   }
 }
 
@@ -13,5 +15,6 @@ declare module 'next-auth/jwt' {
     uid?: string;
     sid?: string;
     revoked?: boolean;
+    secondFactorPending?: boolean;
   }
 }

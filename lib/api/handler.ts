@@ -71,7 +71,9 @@ async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unkn
   try {
     return { status: endpoint.successStatus, body: JSON.stringify(await endpoint.handler(ctx)) };
   } catch (error) {
-    if (!isAppError(error)) throw error;
+    // A 5xx is never stored (it is worth retrying with the same Idempotency-Key): it goes out through
+    // errorResponse, with its own headers (rate_unavailable's Retry-After).
+    if (!isAppError(error) || error.status >= 500) throw error;
     return { status: error.status, body: JSON.stringify(problemBody(error.code, error.message, ctx.requestId, error.errors)) };
   }
 }

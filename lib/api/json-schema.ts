@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentedRuleOf } from '../json-schema';
+import { documentedRulesOf } from '../json-schema';
 
 /** zod → JSON Schema for the OpenAPI document: the same schemas the handlers validate with. */
 export type JsonSchema = Record<string, unknown>;
@@ -35,8 +35,8 @@ export function converter(components: Record<string, JsonSchema>): Converter {
       io,
       unrepresentable: 'any',
       override: (ctx) => {
-        const rule = documentedRuleOf(ctx.zodSchema as unknown as z.ZodType); // zod's core type of the same object
-        if (rule) ctx.jsonSchema.allOf = [convert(rule, io)];
+        const rules = documentedRulesOf(ctx.zodSchema as unknown as z.ZodType); // zod's core type of the same object
+        if (rules) ctx.jsonSchema.allOf = rules.map((rule) => convert(rule, io));
       },
     }) as JsonSchema;
     delete json.$schema;

@@ -330,6 +330,7 @@ export function buildOpenApiDocument() {
       { name: 'Meta', description: 'This document' },
       { name: 'Events', description: 'Everything that happened to your invoices, kept 30 days' },
       { name: 'Webhooks', description: 'Events as signed POSTs to your endpoints (configured in the portal)' },
+      { name: 'Rates', description: 'The exchange rates invoices priced in USD or EUR are converted at' },
     ],
     paths,
     webhooks,

@@ -1,15 +1,24 @@
+import { providerLabel } from '../auth/providers';
 import { db } from '../db';
 
 /**
- * The overview's "recent security changes": payout wallets set or removed, live keys created or rolled, and
- * two-factor sign-in turned on or off, in the last RECENT_CHANGES_DAYS days — so that changes made from a
+ * The overview's "recent security changes": payout wallets set or removed, live keys created or rolled,
+ * two-factor sign-in turned on or off, and sign-in providers (GitHub) connected or disconnected, in the last RECENT_CHANGES_DAYS days — so that changes made from a
  * hijacked session are seen by the owner on the first page they open. Read from the audit log (index
  * workspace_id, created_at).
  */
 export const RECENT_CHANGES_DAYS = 7;
 const LIMIT = 10;
 
-type Action = 'wallet.set' | 'wallet.removed' | 'key.created' | 'key.rolled' | 'user.two_factor_enabled' | 'user.two_factor_disabled';
+type Action =
+  | 'wallet.set'
+  | 'wallet.removed'
+  | 'key.created'
+  | 'key.rolled'
+  | 'user.two_factor_enabled'
+  | 'user.two_factor_disabled'
+  | 'user.oauth_linked'
+  | 'user.oauth_unlinked';
 
 export interface SecurityChange {
   id: string;
@@ -43,6 +52,10 @@ function summarize(action: SecurityChange['action'], target: string | null, deta
       return 'Two-factor sign-in turned on';
     case 'user.two_factor_disabled':
       return 'Two-factor sign-in turned off';
+    case 'user.oauth_linked':
+      return `${providerLabel(text(details, 'provider') ?? '?')} sign-in connected${text(details, 'provider_email') ? ` (${text(details, 'provider_email')})` : ''}`;
+    case 'user.oauth_unlinked':
+      return `${providerLabel(text(details, 'provider') ?? '?')} sign-in disconnected`;
   }
 }
 
@@ -52,7 +65,7 @@ export async function recentSecurityChanges(workspaceId: string, now = new Date(
   const rows = await db().$queryRaw<Array<{ id: bigint; action: string; target: string | null; details: unknown; actor_label: string; ip: string | null; created_at: Date }>>`
     SELECT id, action, target, details, actor_label, ip, created_at FROM audit_log
     WHERE workspace_id = ${workspaceId} AND created_at >= ${since}
-      AND (action IN ('wallet.set', 'wallet.removed', 'user.two_factor_enabled', 'user.two_factor_disabled')
+      AND (action IN ('wallet.set', 'wallet.removed', 'user.two_factor_enabled', 'user.two_factor_disabled', 'user.oauth_linked', 'user.oauth_unlinked')
            OR (action IN ('key.created', 'key.rolled') AND details->>'environment' = 'live'))
     ORDER BY created_at DESC, id DESC
     LIMIT ${LIMIT}`;

@@ -8,7 +8,8 @@ import { clientAddress } from '../http/client-address';
 import { verifyCredentials } from './credentials';
 import { LINK_INTENT_COOKIE, resolveOAuthSignIn } from './oauth';
 import { authSecret } from './secret';
-import { createSession, isSessionLive, revokeSession, SESSION_MAX_AGE_SECONDS } from './sessions';
+import { db } from '../db';
+import { createSession, revokeSession, SESSION_MAX_AGE_SECONDS, sessionState } from './sessions';
 
 // The public origin comes from configuration only. next-auth builds its redirects and callback URLs from
 // NEXTAUTH_URL; without it (and with AUTH_TRUST_HOST) it would trust X-Forwarded-Host, so a forged header
@@ -82,32 +83,43 @@ export function authOptions(): NextAuthOptions {
       // Runs on sign-in (user set) and on EVERY session read: the server-side session row decides.
       async jwt({ token, user, account, profile }): Promise<JWT> {
         if (user) {
-          let userId: string;
-          let email = user.email ?? undefined;
-          if (account?.provider === 'credentials') {
-            userId = user.id;
-          } else {
-            if (!account?.provider || !account.providerAccountId) return { revoked: true };
-            const login = profile && 'login' in profile && typeof profile.login === 'string' ? profile.login : null;
-            const resolved = await resolveOAuthSignIn(
-              { provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: login ?? user.name },
-              await linkIntentFromCookie(),
-            );
-            if ('refused' in resolved) return { revoked: true };
-            userId = resolved.userId;
-            email = user.email ?? login ?? undefined;
-          }
           const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
-          const secondFactor = 'secondFactor' in user && (user.secondFactor === 'totp' || user.secondFactor === 'recovery_code') ? user.secondFactor : null;
-          const session = await createSession(userId, new Date(), { email: email ?? null, ip: signInIp, secondFactor });
-          return { uid: userId, sid: session.id, email };
+          if (account?.provider === 'credentials') {
+            const secondFactor = 'secondFactor' in user && (user.secondFactor === 'totp' || user.secondFactor === 'recovery_code') ? user.secondFactor : null;
+            const session = await createSession(user.id, new Date(), { email: user.email ?? null, ip: signInIp, secondFactor });
+            return { uid: user.id, sid: session.id, email: user.email ?? undefined };
+          }
+          if (!account?.provider || !account.providerAccountId) return { revoked: true };
+          const login = profile && 'login' in profile && typeof profile.login === 'string' ? profile.login : null;
+          const resolved = await resolveOAuthSignIn(
+            { provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: login ?? user.name },
+            await linkIntentFromCookie(),
+          );
+          if ('refused' in resolved) return { revoked: true };
+          const email = user.email ?? login ?? undefined;
+          // "Connect GitHub" came from a stepped-up session of this user: keep it, sign nobody in anew.
+          const owner = await db().user.findUnique({ where: { id: resolved.userId }, select: { totpEnabledAt: true, email: true } });
+          if (resolved.sessionId && (await sessionState(resolved.sessionId, resolved.userId)) === 'live') {
+            return { uid: resolved.userId, sid: resolved.sessionId, email: owner?.email ?? email };
+          }
+          // Two-factor sign-in applies to GitHub sign-ins too: the session waits for the code (sign-in page).
+          const session = await createSession(resolved.userId, new Date(), {
+            email: email ?? null,
+            ip: signInIp,
+            provider: account.provider,
+            secondFactorPending: Boolean(owner?.totpEnabledAt),
+          });
+          return { uid: resolved.userId, sid: session.id, email };
         }
         if (!token.uid || !token.sid || token.revoked) return { revoked: true };
-        if (!(await isSessionLive(token.sid, token.uid))) return { revoked: true };
-        return token;
+        const state = await sessionState(token.sid, token.uid);
+        if (state === 'ended') return { revoked: true };
+        return { ...token, secondFactorPending: state === 'second_factor_pending' ? true : undefined };
       },
       session({ session, token }): Session {
         if (!token.uid || !token.sid || token.revoked) return { expires: session.expires };
+        // Waiting for the two-factor code: no user (the portal treats it as signed out), only what the sign-in page needs.
+        if (token.secondFactorPending) return { expires: session.expires, secondFactorPending: { sid: token.sid, userId: token.uid, email: token.email ?? null } };
         return { expires: session.expires, sid: token.sid, user: { id: token.uid, email: token.email ?? '' } };
       },
     },

@@ -3,6 +3,7 @@ import { recordUserAudit } from '../audit/sign-in';
 import { db, type Prisma } from '../db';
 import { AppError } from '../errors';
 import { verifyPassword } from './password';
+import { freshSignInProves } from './providers';
 import { verifySecondFactor } from './second-factor';
 import { beginUserProof, userProofSucceeded } from './throttle';
 
@@ -20,8 +21,11 @@ import { beginUserProof, userProofSucceeded } from './throttle';
  * What counts as proof, per account:
  *  - password account: the password again, plus a TOTP or recovery code when two-factor sign-in is on;
  *  - account without a password (GitHub only) with two-factor on: a TOTP or recovery code;
- *  - account without a password and without two-factor: a sign-in through GitHub on this session within the
- *    window (the "Sign in with GitHub again" button). Someone holding only the session cookie cannot do that.
+ *  - a sign-in on this session within the window only through a provider that was made to re-authenticate
+ *    (lib/auth/providers.ts). GitHub cannot be, so a GitHub-only account without two-factor can make no protected
+ *    change, with one exception: turning two-factor on — its first factor — accepts a GitHub sign-in on this
+ *    session within the window (`firstFactor`), and is recorded and shown under "Recent security changes".
+ *    docs/portal.md ("Signing in with GitHub") explains it.
  */
 export const STEP_UP_WINDOW_SECONDS = 5 * 60;
 
@@ -57,18 +61,27 @@ type SessionProofRow = {
   revokedAt: Date | null;
   steppedUpAt: Date | null;
   stepUpMethod: string | null;
+  authProvider: string;
+  secondFactorPending: boolean;
   user: { passwordHash: string | null; totpEnabledAt: Date | null };
 };
 
-function proofOf(row: SessionProofRow, now: Date): StepUpProof | null {
+/** What else counts: `firstFactor` — the change adds the first factor of an account that has none (two-factor on). */
+export interface StepUpOptions {
+  firstFactor?: boolean;
+}
+
+function proofOf(row: SessionProofRow, now: Date, options: StepUpOptions = {}): StepUpProof | null {
   const since = windowStart(now);
   if (row.steppedUpAt && row.steppedUpAt > since && row.steppedUpAt <= now) {
     return { method: (row.stepUpMethod ?? 'password') as StepUpMethod, at: row.steppedUpAt };
   }
-  // Accounts with nothing to type (GitHub only, no two-factor): a fresh sign-in through the provider.
-  if (!row.user.passwordHash && !row.user.totpEnabledAt && row.createdAt > since && row.createdAt <= now) {
-    return { method: 'recent_sign_in', at: row.createdAt };
-  }
+  const freshOAuthSignIn = row.authProvider !== 'credentials' && row.createdAt > since && row.createdAt <= now;
+  if (!freshOAuthSignIn) return null;
+  // A provider that was made to re-authenticate: as good as typing the password.
+  if (freshSignInProves(row.authProvider)) return { method: 'recent_sign_in', at: row.createdAt };
+  // Otherwise only to add the first factor of an account with nothing to type (GitHub only, no two-factor).
+  if (options.firstFactor && !row.user.passwordHash && !row.user.totpEnabledAt) return { method: 'recent_sign_in', at: row.createdAt };
   return null;
 }
 
@@ -82,13 +95,15 @@ async function readSession(client: Pick<Prisma.TransactionClient, 'session'>, se
       revokedAt: true,
       steppedUpAt: true,
       stepUpMethod: true,
+      authProvider: true,
+      secondFactorPending: true,
       user: { select: { passwordHash: true, totpEnabledAt: true } },
     },
   });
 }
 
 function isLive(row: SessionProofRow | null, userId: string, now: Date): row is SessionProofRow {
-  return !!row && row.userId === userId && row.revokedAt === null && row.expiresAt > now;
+  return !!row && row.userId === userId && row.revokedAt === null && row.expiresAt > now && !row.secondFactorPending;
 }
 
 /**
@@ -96,18 +111,23 @@ function isLive(row: SessionProofRow | null, userId: string, now: Date): row is 
  * portal user) pass with null. A person's change passes only with a live session of that person that has a
  * proof within the window; otherwise step_up_required, and the transaction changes nothing.
  */
-export async function requireStepUp(tx: Pick<Prisma.TransactionClient, 'session'>, actor: AuditActor, now = new Date()): Promise<StepUpProof | null> {
+export async function requireStepUp(
+  tx: Pick<Prisma.TransactionClient, 'session'>,
+  actor: AuditActor,
+  now = new Date(),
+  options: StepUpOptions = {},
+): Promise<StepUpProof | null> {
   if (actor.userId === null) return null;
   const row = actor.sessionId ? await readSession(tx, actor.sessionId) : null;
-  const proof = isLive(row, actor.userId, now) ? proofOf(row, now) : null;
+  const proof = isLive(row, actor.userId, now) ? proofOf(row, now, options) : null;
   if (!proof) throw new AppError('step_up_required', REQUIRED_MESSAGE);
   return proof;
 }
 
 /** Until when this session's step-up counts (null: none now). For the UI only; the gate is requireStepUp. */
-export async function stepUpActiveUntil(sessionId: string, userId: string, now = new Date()): Promise<Date | null> {
+export async function stepUpActiveUntil(sessionId: string, userId: string, now = new Date(), options: StepUpOptions = {}): Promise<Date | null> {
   const row = await readSession(db(), sessionId);
-  const proof = isLive(row, userId, now) ? proofOf(row, now) : null;
+  const proof = isLive(row, userId, now) ? proofOf(row, now, options) : null;
   return proof ? new Date(proof.at.getTime() + STEP_UP_WINDOW_SECONDS * 1000) : null;
 }
 
@@ -124,8 +144,16 @@ export async function stepUp(input: { actor: AuditActor & { userId: string; sess
   const { actor } = input;
   const user = await db().user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true, totpEnabledAt: true } });
   if (!user) throw failed('This account no longer exists.');
+  // Checked before any password or code is looked at (and a one-time code used up): a session that has ended, or
+  // one still waiting for its two-factor code, can never be given a step-up.
+  const usable = await db().session.count({
+    where: { id: actor.sessionId, userId: actor.userId, revokedAt: null, expiresAt: { gt: now }, secondFactorPending: false },
+  });
+  if (usable !== 1) throw failed('This session has ended. Sign in again.');
   if (!user.passwordHash && !user.totpEnabledAt) {
-    throw failed('This account has no password: sign in with GitHub again to confirm it is you, then repeat the change.');
+    throw failed(
+      'This account has no password and no two-factor sign-in, so there is nothing to confirm with. Turn on two-factor sign-in on the Account page (right after signing in with GitHub), then repeat the change.',
+    );
   }
 
   let method: StepUpMethod;
@@ -151,7 +179,7 @@ export async function stepUp(input: { actor: AuditActor & { userId: string; sess
 
   await db().$transaction(async (tx) => {
     const stamped = await tx.session.updateMany({
-      where: { id: actor.sessionId, userId: actor.userId, revokedAt: null, expiresAt: { gt: now } },
+      where: { id: actor.sessionId, userId: actor.userId, revokedAt: null, expiresAt: { gt: now }, secondFactorPending: false },
       data: { steppedUpAt: now, stepUpMethod: method },
     });
     if (stamped.count !== 1) throw failed('This session has ended. Sign in again.');

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { generateSync } from 'otplib';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { AuditActor } from '../audit/audit';
 import { db } from '../db';
+import { tronAddressOf } from '../wallets/ownership/verifiers';
 import { setWallet } from '../wallets/wallets';
 import { createUserWithWorkspace } from '../workspaces/workspaces';
 import { verifyCredentials } from './credentials';
@@ -134,7 +136,7 @@ describe('step-up and password change with two-factor on', () => {
     await expect(stepUp({ actor: fresh, password: PASSWORD, code: '000000' })).rejects.toMatchObject({ code: 'step_up_failed' });
     await expect(setWallet(workspaceId, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' }, fresh)).rejects.toMatchObject({ code: 'step_up_required' });
     expect((await stepUp({ actor: fresh, password: PASSWORD, code: code(secret, 1) })).method).toBe('password+totp');
-    await setWallet(workspaceId, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' }, fresh);
+    await setWallet(workspaceId, { network: 'tron', address: tronAddressOf(privateKeyToAccount(generatePrivateKey()).address) }, fresh);
   });
 
   it('a password change needs the code as well', async () => {

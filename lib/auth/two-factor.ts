@@ -28,7 +28,8 @@ type PortalActor = AuditActor & { userId: string };
 export async function startEnrolment(actor: PortalActor, account: string): Promise<Enrolment> {
   const secret = newTotpSecret();
   await db().$transaction(async (tx) => {
-    await requireStepUp(tx, actor);
+    // Adding the first factor: a GitHub-only account may do it right after a GitHub sign-in (lib/auth/step-up.ts).
+    await requireStepUp(tx, actor, new Date(), { firstFactor: true });
     // Only while two-factor is off: a pending secret is replaced by a new one; an active one is never touched.
     const updated = await tx.user.updateMany({ where: { id: actor.userId, totpEnabledAt: null }, data: { totpSecretCiphertext: sealTotpSecret(secret), totpLastStep: null } });
     if (updated.count !== 1) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on. Turn it off first to use another authenticator.');
@@ -41,7 +42,7 @@ export async function startEnrolment(actor: PortalActor, account: string): Promi
 export async function confirmEnrolment(actor: PortalActor, code: string, now = new Date()): Promise<{ recoveryCodes: string[] }> {
   const recovery = newRecoveryCodes();
   await db().$transaction(async (tx) => {
-    const proof = await requireStepUp(tx, actor, now);
+    const proof = await requireStepUp(tx, actor, now, { firstFactor: true });
     const [user] = await tx.$queryRaw<Array<{ totp_secret_ciphertext: string | null; totp_enabled_at: Date | null }>>`
       SELECT totp_secret_ciphertext, totp_enabled_at FROM users WHERE id = ${actor.userId} FOR UPDATE`;
     if (user?.totp_enabled_at) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on.');

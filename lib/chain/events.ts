@@ -33,30 +33,21 @@ export async function recordSettlementOutcomeEvents(
 }
 
 /**
- * payment.unmatched, to every workspace with a wallet at the payment's address on its network (live events:
+ * payment.unmatched, to the workspace whose wallet the payment's address was at its block time (live events:
  * chain transfers never concern test mode), for each of `paymentIds` in that order. The snapshot is the
- * payment as the API shows it. Three statements whatever the number of payments.
+ * payment as the API shows it. Two statements whatever the number of payments.
  */
 export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient, paymentIds: readonly string[], at: Date): Promise<void> {
   if (paymentIds.length === 0) return;
   const payments = await tx.payment.findMany({ where: { id: { in: [...paymentIds] } } });
   const byId = new Map(payments.map((payment) => [payment.id, payment]));
-  const wallets = await tx.$queryRawUnsafe<Array<{ workspace_id: string; network: string; address: string }>>(
-    // EVM addresses are recorded lower-case; Tron's base58 as is (case-sensitive).
-    `SELECT DISTINCT w.workspace_id, w.network, p.address
-       FROM wallets w JOIN unnest($1::text[], $2::text[]) AS p(network, address)
-         ON w.network = p.network AND (w.address = p.address OR lower(w.address) = p.address)
-      ORDER BY w.workspace_id`,
-    payments.map((payment) => payment.network),
-    payments.map((payment) => payment.toAddress),
-  );
+  // To the workspace whose wallet the recipient was at the block time (recorded on the payment), never to
+  // whoever holds the address in the wallet table now (lib/wallets/ownership/claim.ts).
   const events = paymentIds.flatMap((id) => {
     const payment = byId.get(id);
-    if (!payment) return [];
+    if (!payment?.walletWorkspaceId) return [];
     const snapshot = { object: 'payment', ...toPaymentResource(payment), to: payment.toAddress, invoice: null };
-    return wallets
-      .filter((wallet) => wallet.network === payment.network && wallet.address === payment.toAddress)
-      .map((wallet) => ({ workspaceId: wallet.workspace_id, environment: 'live' as const, type: 'payment.unmatched' as const, snapshot, at }));
+    return [{ workspaceId: payment.walletWorkspaceId, environment: 'live' as const, type: 'payment.unmatched' as const, snapshot, at }];
   });
   await recordEvents(tx, events);
 }

@@ -10,6 +10,7 @@ import {
   transitionWhere,
 } from '../invoices/transition-sql';
 import { recordSettlementInvoiceEvents, recordSettlementOutcomeEvents, recordUnmatchedPaymentEvents } from './events';
+import { tolerancePercentSql } from '../workspaces/payment-tolerance';
 
 /**
  * Settlement state changes (docs/settlement.md). Each runs in one transaction with the events it reports, so a change is
@@ -83,9 +84,10 @@ async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[
   if (unique.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<Array<{ id: string; invoice_id: string | null }>>(
     `INSERT INTO payments (id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash,
-                           block_time, status, confirmations, detected_at)
+                           block_time, status, confirmations, detected_at, wallet_workspace_id)
      SELECT t.id, t.network, t.tx_hash, t.log_index, t.currency, t.amount, t.from_address, t.to_address, t.block_number, t.block_hash,
-            t.block_time, 'pending', CASE WHEN t.block_number IS NULL THEN 0 ELSE 1 END, $12::timestamptz
+            t.block_time, 'pending', CASE WHEN t.block_number IS NULL THEN 0 ELSE 1 END, $12::timestamptz,
+            wallet_workspace_at(t.network, t.to_address, t.block_time)
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::text[], $9::bigint[],
                    $10::text[], $11::timestamptz[])
             AS t(id, network, tx_hash, log_index, currency, amount, from_address, to_address, block_number, block_hash, block_time)
@@ -95,7 +97,8 @@ async function insertPayments(tx: Prisma.TransactionClient, transfers: Transfer[
            status = 'pending', confirmations = EXCLUDED.confirmations,
            invoice_id = CASE WHEN payments.status = 'reverted' THEN NULL ELSE payments.invoice_id END,
            detected_at = CASE WHEN payments.status = 'reverted' THEN EXCLUDED.detected_at ELSE payments.detected_at END,
-           confirmed_at = NULL
+           confirmed_at = NULL,
+           wallet_workspace_id = CASE WHEN payments.status = 'reverted' THEN EXCLUDED.wallet_workspace_id ELSE payments.wallet_workspace_id END
        WHERE payments.status = 'reverted'
           OR (payments.status = 'pending' AND payments.block_number IS NULL AND EXCLUDED.block_number IS NOT NULL)
      RETURNING id, invoice_id`,
@@ -212,7 +215,7 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
             GROUP BY p.invoice_id),
          credit AS (
            SELECT i.id, s.n, s.tx_hash, i.amount_received + s.amount AS total,
-                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + s.amount', tolerancePercent: '$3::numeric' })} AS outcome
+                  ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + s.amount', tolerancePercent: tolerancePercentSql('i.') })} AS outcome
              FROM sums s JOIN invoices i ON i.id = s.invoice_id
             WHERE ${transitionWhere('confirm', { invoice: 'i.' })}
             FOR UPDATE OF i),
@@ -224,8 +227,6 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
          SELECT id, outcome FROM settled ORDER BY n`,
         matched,
         now,
-        // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
-        '0',
       );
       await recordSettlementOutcomeEvents(tx, settled, now);
       const late = await tx.$queryRawUnsafe<Array<{ id: string }>>(
@@ -340,4 +341,33 @@ export async function rewindCursor(cursor: Cursor): Promise<void> {
 export async function watchedAddresses(network: string): Promise<Set<string>> {
   const rows = await db().$queryRaw<Array<{ address: string }>>`SELECT DISTINCT lower(address) AS address FROM wallets WHERE network = ${network}`;
   return new Set(rows.map((row) => row.address));
+}
+
+/** What re-reading a pending payment on the canonical chain found (each watcher reads; the rule below acts). */
+export type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
+
+/**
+ * Acts on re-read payments, the same for every chain family: gone → reverted, moved → followed (still pending;
+ * reverted when it cannot be followed), same → confirmed together when `confirm`.
+ */
+export async function applyRereads(
+  network: string,
+  verdicts: Map<PendingPayment, Reread>,
+  confirm: { confirmations: number } | null,
+  log?: (entry: { level: 'warn'; event: string; network: string; tx_hash: string }) => void,
+): Promise<void> {
+  const gone: string[] = [];
+  const same: string[] = [];
+  for (const [payment, verdict] of verdicts) {
+    if (verdict.kind === 'gone') {
+      log?.({ level: 'warn', event: 'payment_reverted', network, tx_hash: payment.txHash });
+      gone.push(payment.id);
+    } else if (verdict.kind === 'moved') {
+      if (!(await movePendingPayment(payment.id, verdict))) gone.push(payment.id);
+    } else {
+      same.push(payment.id);
+    }
+  }
+  await revertPayments(gone);
+  if (confirm) await confirmPayments(same, confirm.confirmations);
 }

@@ -4,6 +4,7 @@ import { formatAmount } from '../invoices/serialize';
 import { INVOICE_TRANSITIONS } from '../invoices/state';
 import { settlementAssignments, settlementOutcomeSql, transitionWhere } from '../invoices/transition-sql';
 import { recordSettlementOutcomeEvents } from './events';
+import { tolerancePercentSql } from '../workspaces/payment-tolerance';
 
 /** A confirmed transfer to one of the workspace's wallets that matched no invoice (docs/settlement.md). */
 export interface UnmatchedPayment {
@@ -19,8 +20,8 @@ export interface UnmatchedPayment {
 }
 
 /**
- * Newest first: confirmed payments with no invoice, sent to an address that is this workspace's wallet (EVM
- * addresses are recorded lower-case, Tron's base58 as is: it is case-sensitive).
+ * Newest first: confirmed payments with no invoice, sent to an address that was this workspace's wallet at the
+ * payment's block time (payments.wallet_workspace_id), never whoever holds the address now.
  */
 export async function listUnmatchedPayments(workspaceId: string, limit = 100): Promise<UnmatchedPayment[]> {
   const rows = await db().$queryRaw<
@@ -29,7 +30,7 @@ export async function listUnmatchedPayments(workspaceId: string, limit = 100): P
     SELECT p.id, p.network, p.currency, p.amount::text AS amount, p.tx_hash, p.from_address, p.to_address, p.block_number, p.confirmed_at
       FROM payments p
      WHERE p.invoice_id IS NULL AND p.status = 'confirmed'
-       AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND (w.address = p.to_address OR lower(w.address) = p.to_address))
+       AND p.wallet_workspace_id = ${workspaceId}
      ORDER BY p.block_number DESC, p.log_index DESC
      LIMIT ${limit}`;
   return rows.map((row) => ({
@@ -56,7 +57,7 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     const payments = await tx.$queryRaw<Array<{ network: string; currency: string; amount: string; tx_hash: string }>>`
       SELECT p.network, p.currency, p.amount::text AS amount, p.tx_hash FROM payments p
        WHERE p.id = ${paymentId} AND p.invoice_id IS NULL AND p.status = 'confirmed'
-         AND EXISTS (SELECT 1 FROM wallets w WHERE w.workspace_id = ${workspaceId} AND w.network = p.network AND (w.address = p.to_address OR lower(w.address) = p.to_address))
+         AND p.wallet_workspace_id = ${workspaceId}
        FOR UPDATE OF p`;
     const payment = payments[0];
     if (!payment) throw new AppError('not_found', 'No unmatched payment with this id was sent to this workspace\'s wallets');
@@ -77,7 +78,7 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
     const updated = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number; status: string; payment_exception: string | null }>>(
       `WITH credit AS (
          SELECT i.id, ${total} AS total, $4::text AS tx_hash,
-                ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: '$5::numeric' })} AS outcome
+                ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: tolerancePercentSql('i.') })} AS outcome
            FROM invoices i WHERE i.id = $1 AND ${transitionWhere('attach', { invoice: 'i.' })})
        UPDATE invoices i SET has_payments = true,
               ${settlementAssignments({ outcome: 'c.outcome', total: 'c.total', txHash: 'c.tx_hash', now: '$3::timestamptz' })}
@@ -88,8 +89,6 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
       payment.amount,
       now,
       payment.tx_hash,
-      // The workspace's payment_tolerance_percent: 0 until fiat prices supply it (lib/invoices/state.ts).
-      '0',
     );
     const result = updated[0]!;
     await recordSettlementOutcomeEvents(tx, [result], now);

@@ -5,7 +5,7 @@ import { BitcoinWalletError, deriveAddress, readBitcoinWallet } from '../chain/b
 import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte } from './invoice-events';
 import { fromSnapshot, type InvoiceSnapshot } from './snapshot';
-import { commonValues, INSERT_COLUMNS, type InsertOutcome, type NewInvoice, type Scope } from './queries';
+import { commonValues, INSERT_COLUMNS, priceValues, type InsertOutcome, type NewInvoice, type Scope } from './queries';
 
 /**
  * A live Bitcoin invoice (docs/settlement.md): paid to an address of its own, the wallet key's next receive index
@@ -41,10 +41,12 @@ export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice, cl
     const derived = deriveAddress(wallet, counters[0]!.index, chain);
     const values = [...commonValues(scope, invoice), derived.address, derived.scriptPubKey, wallet.accountKey, derived.index];
     const param = (value: unknown) => `$${values.push(value)}`;
+    const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
     const rows = await sql.unsafe<Array<{ invoice: InvoiceSnapshot }>>(
       `WITH inserted AS (
           INSERT INTO invoices (${INSERT_COLUMNS})
-          VALUES ($1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9, $10::timestamptz, $11::timestamptz, $12, $4::numeric)
+          VALUES ($1, $2, $3::"Environment", $4::numeric, $6, $5, $13, $7, $8::jsonb, $9, $10::timestamptz, $11::timestamptz, $12, $4::numeric,
+                  ${priceAmount}::numeric, ${priceCurrency}::text, ${rate}::text, ${rateSource}::text, ${rateAt}::timestamptz)
           RETURNING *),
         address AS (
           INSERT INTO bitcoin_addresses (network, script_pubkey, address, account_key, derivation_index, workspace_id, invoice_id, created_at)

@@ -9,6 +9,7 @@ import { simulateInvoicePayment } from './invoices';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
 import { toInvoiceResource } from './serialize';
 import type { InvoiceStatus } from './state';
+import type { PriceCurrency } from '../rates/feeds';
 
 /**
  * The hosted payment page's reads (docs/hosted-page.md). The token is the only key: whoever holds the link sees this one
@@ -50,6 +51,8 @@ export interface HostedInvoice extends HostedStatus {
   payAmount: string;
   payAddress: string;
   paymentUri: string;
+  /** Priced in fiat (docs/rates.md): the price and the rate locked for the invoice's life; null otherwise. */
+  price: { amount: string; currency: PriceCurrency; rate: string; rateAt: string } | null;
 }
 
 type Row = { invoice: InvoiceSnapshot; workspace_id: string; workspace_name: string };
@@ -99,6 +102,10 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     payAmount: due ?? invoice.pay_amount,
     payAddress: invoice.pay_address,
     paymentUri: due === null ? invoice.payment_uri : paymentUri({ currency: invoice.currency, network: invoice.network, address: invoice.pay_address, payAmount: due }),
+    price:
+      invoice.price_amount !== null && invoice.price_currency !== null && invoice.rate !== null && invoice.rate_at !== null
+        ? { amount: invoice.price_amount, currency: invoice.price_currency, rate: invoice.rate, rateAt: invoice.rate_at }
+        : null,
   };
 }
 

@@ -23,6 +23,7 @@ import {
   type TransitionColumn,
 } from './queries';
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
+import { lockPrice } from '../rates/lock';
 
 /** Every invoice query is scoped by workspace and environment: the tenant boundary. */
 export interface InvoiceScope {
@@ -42,9 +43,13 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
         : `${network} is not watched yet (live settlement covers ethereum, polygon, base, tron and bitcoin)`;
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
+  // Priced in fiat: the rate is locked and the amount computed before the write (no rate → 503, nothing written).
+  const { amount, price } = body.price_amount !== undefined && body.price_currency !== undefined
+    ? await lockPrice(scope.environment, { priceAmount: body.price_amount, priceCurrency: body.price_currency, currency: body.currency }, now)
+    : { amount: body.amount as string, price: null };
   const invoice: NewInvoice = {
     id: newId('invoice'),
-    amount: body.amount,
+    amount,
     currency: body.currency,
     network,
     description: body.description ?? null,
@@ -55,6 +60,7 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
     // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
     testAddress: scope.environment === 'test' ? testPayAddress(network) : null,
+    price,
   };
   let outcome =
     scope.environment === 'test'
@@ -77,7 +83,7 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     case 'no_pay_amount':
       throw new AppError(
         'pay_amounts_exhausted',
-        `Every pay amount near ${body.amount} ${body.currency} is held by another open invoice on this ${network} wallet: use another amount or wallet`,
+        `Every pay amount near ${amount} ${body.currency} is held by another open invoice on this ${network} wallet: use another amount or wallet`,
       );
   }
 }

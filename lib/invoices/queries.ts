@@ -9,6 +9,7 @@ import type { KeyEnvironment } from '../keys/secret';
 import type { InvoiceRecord } from './serialize';
 import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
 import { transitionToSql, transitionWhere } from './transition-sql';
+import type { LockedPrice } from '../rates/lock';
 
 /**
  * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
@@ -175,7 +176,10 @@ export interface NewInvoice {
    * Live invoices: null, and the workspace's wallet for the network is used.
    */
   testAddress: string | null;
+  /** Priced in fiat (docs/rates.md): the price and the rate locked for it; null when priced with amount. */
+  price: LockedPrice | null;
 }
+
 
 /** How a live invoice's pay_amount is chosen (lib/invoices/pay-amount.ts). */
 export interface PayAmountRule {
@@ -196,7 +200,13 @@ export type InsertOutcome =
   | { kind: 'no_pay_amount' };
 
 export const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
-  created_at, expires_at, redirect_url, pay_amount`;
+  created_at, expires_at, redirect_url, pay_amount, price_amount, price_currency, rate, rate_source, rate_at`;
+
+/** The locked price's five values, in INSERT_COLUMNS order (all null when priced with amount). */
+export function priceValues(invoice: NewInvoice): unknown[] {
+  const price = invoice.price;
+  return price ? [price.amount, price.currency, price.rate, price.rateSource, price.rateAt] : [null, null, null, null, null];
+}
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
 export function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
@@ -232,13 +242,15 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
           r->>4 AS in_network, r->>5 AS in_currency, r->>6 AS in_description, r->7 AS in_metadata, r->>8 AS in_order_id,
           (r->>9)::timestamptz AS in_created_at, (r->>10)::timestamptz AS in_expires_at, r->>11 AS in_redirect_url,
           r->>12 AS in_pay_address, r->>13 AS in_event_id, r->>14 AS in_idempotency_key, r->>15 AS in_request_hash,
-          (r->>16)::int AS in_response_status, n AS in_position
+          (r->>16)::int AS in_response_status, (r->>17)::numeric AS in_price_amount, r->>18 AS in_price_currency,
+          r->>19 AS in_rate, r->>20 AS in_rate_source, (r->>21)::timestamptz AS in_rate_at, n AS in_position
         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n)
         WHERE r->>12 IS NOT NULL),
       inserted AS (
         INSERT INTO invoices (${INSERT_COLUMNS})
         SELECT in_id, in_workspace_id, in_environment, in_amount, in_currency, in_network, in_pay_address, in_description,
-          in_metadata, in_order_id, in_created_at, in_expires_at, in_redirect_url, in_amount
+          in_metadata, in_order_id, in_created_at, in_expires_at, in_redirect_url, in_amount,
+          in_price_amount, in_price_currency, in_rate, in_rate_source, in_rate_at
         FROM input ORDER BY in_position
         RETURNING *),
       created_event AS (
@@ -267,11 +279,19 @@ interface TestInvoiceInput {
 }
 
 /**
- * A test row's JSON elements 0…16 (JSON.stringify writes the Dates as ISO strings). The record's response_at is
+ * A test row's JSON elements 0…21 (JSON.stringify writes the Dates as ISO strings). The record's response_at is
  * the invoice's created_at: both are the request's time.
  */
 function testInvoiceRow({ scope, invoice, eventId, claim }: TestInvoiceInput): unknown[] {
-  return [...commonValues(scope, invoice), invoice.testAddress, eventId, claim?.key ?? null, claim?.fingerprint ?? null, claim?.status ?? null];
+  return [
+    ...commonValues(scope, invoice),
+    invoice.testAddress,
+    eventId,
+    claim?.key ?? null,
+    claim?.fingerprint ?? null,
+    claim?.status ?? null,
+    ...priceValues(invoice),
+  ];
 }
 
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
@@ -299,6 +319,7 @@ export async function insertLiveInvoice(
 ): Promise<InsertOutcome> {
   const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
+  const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
   const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(
     `WITH wallet AS (
         SELECT address, CASE WHEN $17::boolean THEN lower(address) ELSE address END AS address_key
@@ -325,7 +346,8 @@ export async function insertLiveInvoice(
       inserted AS (
         INSERT INTO invoices (${INSERT_COLUMNS})
         SELECT $1, $2, $3::"Environment", $4::numeric, $6, $5, wallet.address, $7, $8::jsonb, $9,
-          $10::timestamptz, $11::timestamptz, $12, reserved.pay_amount
+          $10::timestamptz, $11::timestamptz, $12, reserved.pay_amount,
+          ${priceAmount}::numeric, ${priceCurrency}::text, ${rate}::text, ${rateSource}::text, ${rateAt}::timestamptz
         FROM wallet, reserved
         RETURNING *)
       ${invoiceEventCte('created_event', 'inserted', 'invoice.created', invoice.createdAt, param)}

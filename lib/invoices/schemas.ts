@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { withDocumentedRule } from '../json-schema';
 import { CURRENCIES, CURRENCY_RULES, NETWORKS, isSupportedPair, supportedPairsText } from './currencies';
 import { INVOICE_STATUSES, PAYMENT_EXCEPTIONS } from './state';
+import { PRICE_CURRENCIES, PRICE_DECIMALS } from '../rates/feeds';
 
 /** Zod schemas of the invoice API: the handlers validate with them and the OpenAPI document is built from them. */
 
@@ -85,9 +86,46 @@ export const CurrencyNetworkPair = z
     description: `Supported pairs: ${supportedPairsText()}`,
   });
 
+/** Prices in fiat: at most this many integer digits (a trillion and more), so the converted amount always fits. */
+const MAX_PRICE_INTEGER_DIGITS = 13;
+const PRICE_MAX_DECIMALS = Math.max(...PRICE_CURRENCIES.map((currency) => PRICE_DECIMALS[currency]));
+
+const PriceAmount = z
+  .string({
+    error: (issue) =>
+      typeof issue.input === 'number'
+        ? 'Send price_amount as a decimal string such as "49.00", not a JSON number (numbers lose precision)'
+        : 'price_amount must be a decimal string',
+  })
+  .max(MAX_PRICE_INTEGER_DIGITS + 1 + PRICE_MAX_DECIMALS, `price_amount is at most ${MAX_PRICE_INTEGER_DIGITS + 1 + PRICE_MAX_DECIMALS} characters`)
+  .regex(AMOUNT_PATTERN, 'price_amount must be digits with an optional fraction, such as "49.00": no sign, exponent or spaces')
+  .refine((value) => value.split('.')[0]!.length <= MAX_PRICE_INTEGER_DIGITS, `price_amount has more than ${MAX_PRICE_INTEGER_DIGITS} integer digits`)
+  .refine((value) => /[1-9]/.test(value), 'price_amount must be greater than 0')
+  .describe(`The price in price_currency: a decimal string, > 0, at most ${PRICE_MAX_DECIMALS} decimals. Converted to amount at the rate locked at creation (rounded up)`)
+  .meta({ example: '49.00' });
+
+const PriceCurrency = z
+  .enum(PRICE_CURRENCIES, { error: `price_currency must be one of ${PRICE_CURRENCIES.join(', ')}` })
+  .describe('The currency of price_amount');
+
+/**
+ * Priced in crypto (`amount`) or in fiat (`price_amount` + `price_currency`), never both: validated by the
+ * refinement below (with its messages), stated for the OpenAPI document as this `oneOf`.
+ */
+export const AmountOrPrice = z
+  .xor([
+    z.object({ amount: Amount }).meta({ id: 'PricedInCrypto', description: '`amount` in `currency`', additionalProperties: undefined }),
+    z
+      .object({ price_amount: PriceAmount, price_currency: PriceCurrency })
+      .meta({ id: 'PricedInFiat', description: '`price_amount` in `price_currency`, converted to `amount` at a locked rate', additionalProperties: undefined }),
+  ])
+  .meta({ id: 'AmountOrPrice', description: 'Either `amount`, or `price_amount` with `price_currency`: exactly one of the two' });
+
 export const CreateInvoiceBody = withDocumentedRule(z
   .strictObject({
-    amount: Amount,
+    amount: Amount.optional(),
+    price_amount: PriceAmount.optional(),
+    price_currency: PriceCurrency.optional(),
     currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(', ')}` }),
     network: z.enum(NETWORKS, { error: `network must be one of ${NETWORKS.join(', ')}` }),
     description: Description.optional(),
@@ -114,10 +152,29 @@ export const CreateInvoiceBody = withDocumentedRule(z
         message: `${body.currency} is not supported on ${body.network}. Supported: ${supportedPairsText()}`,
       });
     }
-    const fraction = body.amount.split('.')[1] ?? '';
-    const decimals = CURRENCY_RULES[body.currency].decimals;
-    if (fraction.length > decimals) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: `${body.currency} amounts have at most ${decimals} decimals` });
+    if (body.amount !== undefined && (body.price_amount !== undefined || body.price_currency !== undefined)) {
+      const path = body.price_amount !== undefined ? 'price_amount' : 'price_currency';
+      ctx.addIssue({ code: 'custom', path: [path], message: 'Send either amount, or price_amount with price_currency: not both' });
+    } else if (body.price_amount !== undefined && body.price_currency === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['price_currency'], message: `price_currency is required with price_amount: one of ${PRICE_CURRENCIES.join(', ')}` });
+    } else if (body.price_currency !== undefined && body.price_amount === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['price_amount'], message: 'price_amount is required with price_currency' });
+    } else if (body.amount === undefined && body.price_amount === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount is required (or price_amount with price_currency, to price in fiat)' });
+    }
+    if (body.amount !== undefined) {
+      const fraction = body.amount.split('.')[1] ?? '';
+      const decimals = CURRENCY_RULES[body.currency].decimals;
+      if (fraction.length > decimals) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: `${body.currency} amounts have at most ${decimals} decimals` });
+      }
+    }
+    if (body.price_amount !== undefined && body.price_currency !== undefined) {
+      const fraction = body.price_amount.split('.')[1] ?? '';
+      const decimals = PRICE_DECIMALS[body.price_currency];
+      if (fraction.length > decimals) {
+        ctx.addIssue({ code: 'custom', path: ['price_amount'], message: `${body.price_currency} prices have at most ${decimals} decimals` });
+      }
     }
   })
   .meta({
@@ -125,8 +182,9 @@ export const CreateInvoiceBody = withDocumentedRule(z
     examples: [
       { amount: '49.99', currency: 'USDT', network: 'tron', order_id: 'order_1001' },
       { amount: '0.0015', currency: 'BTC', network: 'bitcoin', description: 'Pro plan, 1 month', metadata: { customer_id: 'cus_42' }, expires_in: 1800 },
+      { price_amount: '49.00', price_currency: 'USD', currency: 'ETH', network: 'ethereum', order_id: 'order_1002' },
     ],
-  }), CurrencyNetworkPair);
+  }), CurrencyNetworkPair, AmountOrPrice);
 
 export type CreateInvoiceBody = z.output<typeof CreateInvoiceBody>;
 
@@ -201,6 +259,11 @@ export const INVOICE_EXAMPLE = {
   payment_exception: null,
   redirect_url: null,
   payments: [],
+  price_amount: null,
+  price_currency: null,
+  rate: null,
+  rate_source: null,
+  rate_at: null,
 };
 
 export const InvoiceResource = withDocumentedRule(z
@@ -243,6 +306,20 @@ export const InvoiceResource = withDocumentedRule(z
       .nullable()
       .describe('The payment that settled the invoice'),
     payments: z.array(PaymentResource).max(1000).describe('Every on-chain payment attributed to the invoice, oldest first'),
+    price_amount: ResponseAmount.nullable().describe('The price in price_currency, with its minor units ("49.00"); null when created with amount').meta({ example: '49.00' }),
+    price_currency: z.enum(PRICE_CURRENCIES).nullable().describe('USD or EUR; null when created with amount'),
+    rate: z
+      .string()
+      .regex(AMOUNT_PATTERN)
+      .nullable()
+      .describe('The locked rate: units of currency per one unit of price_currency, 18 significant digits. amount = price_amount × the exact feed ratio, rounded up to the currency\'s decimals')
+      .meta({ example: '0.000399980800921555765' }),
+    rate_source: z
+      .string()
+      .nullable()
+      .describe('Where the rate came from: chainlink:<network>:<feed>@<round id>[+EUR/USD@<round id>], or test:fixed:<feed>[+EUR/USD] (test invoices without configured feeds)')
+      .meta({ example: 'chainlink:ethereum:ETH/USD@110680464442257320247' }),
+    rate_at: Timestamp.nullable().describe('When the rate was observed: the oldest feed round\'s update time (or the creation time for test:fixed)'),
   })
   .meta({ id: 'Invoice', examples: [INVOICE_EXAMPLE] }), CurrencyNetworkPair);
 export type InvoiceResource = z.infer<typeof InvoiceResource>;

@@ -4,6 +4,7 @@ import { hostedUrl } from './hosted-url';
 import type { Currency, Network } from './currencies';
 import type { InvoiceResource, PaymentResource } from './schemas';
 import { effectiveStatus, type PaymentException, type StoredInvoiceStatus } from './state';
+import { PRICE_DECIMALS, type PriceCurrency } from '../rates/feeds';
 
 type DecimalLike = string | { toFixed(): string };
 
@@ -51,6 +52,20 @@ export interface InvoiceRecord {
   payments: PaymentRecord[];
   /** The hosted page's capability token; null only in event snapshots older than the hosted page. */
   payToken: string | null;
+  /** Priced in fiat (docs/rates.md): all null for invoices created with amount, and in older snapshots. */
+  priceAmount: DecimalLike | null;
+  priceCurrency: string | null;
+  rate: string | null;
+  rateSource: string | null;
+  rateAt: Date | null;
+}
+
+/** A fiat price with its currency's minor units: "49" → "49.00", "49.5" → "49.50". */
+export function formatPrice(value: DecimalLike, currency: string): string {
+  const plain = formatAmount(value);
+  const decimals = PRICE_DECIMALS[currency as PriceCurrency] ?? 2;
+  const [whole, fraction = ''] = plain.split('.');
+  return fraction.length >= decimals ? plain : `${whole}.${fraction.padEnd(decimals, '0')}`;
 }
 
 /** Decimal → plain decimal string without exponent or trailing fractional zeros ("10.50" → "10.5"). */
@@ -117,5 +132,10 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
           }
         : null,
     payments: row.payments.map(toPaymentResource),
+    price_amount: row.priceAmount !== null && row.priceCurrency !== null ? formatPrice(row.priceAmount, row.priceCurrency) : null,
+    price_currency: row.priceCurrency as PriceCurrency | null,
+    rate: row.rate,
+    rate_source: row.rateSource,
+    rate_at: iso(row.rateAt),
   };
 }

@@ -15,7 +15,9 @@ import type { StoredInvoiceStatus } from './state';
  * function invoice_payments_json(id) (same migration), called only for invoices with has_payments (≈ 50 µs a
  * row otherwise, on every page).
  */
-export const INVOICE_SNAPSHOT_VERSION = 1;
+export const INVOICE_SNAPSHOT_VERSION = 2;
+/** Version 1 (before prices in fiat) has no price fields: read as priced in crypto. */
+const READABLE_VERSIONS: ReadonlyArray<number> = [1, INVOICE_SNAPSHOT_VERSION];
 
 export const INVOICE_SNAPSHOT_SQL = `json_build_object('version', ${INVOICE_SNAPSHOT_VERSION}, 'id', id,
   'environment', environment, 'status', status, 'amount', amount::text, 'currency', currency, 'network', network,
@@ -24,7 +26,9 @@ export const INVOICE_SNAPSHOT_SQL = `json_build_object('version', ${INVOICE_SNAP
   'payment_tx_hash', payment_tx_hash, 'payment_amount', payment_amount::text, 'payment_simulated', payment_simulated,
   'pay_amount', pay_amount::text, 'redirect_url', redirect_url, 'amount_received', amount_received::text,
   'payment_exception', payment_exception,
-  'payments', CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END, 'pay_token', pay_token)`;
+  'payments', CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END, 'pay_token', pay_token,
+  'price_amount', price_amount::text, 'price_currency', price_currency, 'rate', rate, 'rate_source', rate_source,
+  'rate_at', rate_at)`;
 
 /** A payment inside an invoice snapshot (invoice_payments_json). Timestamps are ISO strings, numerics decimal strings. */
 export interface PaymentSnapshot {
@@ -43,7 +47,7 @@ export interface PaymentSnapshot {
 }
 
 export interface InvoiceSnapshot {
-  version: typeof INVOICE_SNAPSHOT_VERSION;
+  version: typeof INVOICE_SNAPSHOT_VERSION | 1;
   id: string;
   environment: KeyEnvironment;
   status: StoredInvoiceStatus;
@@ -68,6 +72,12 @@ export interface InvoiceSnapshot {
   payments: PaymentSnapshot[];
   /** Null only in snapshots written before the hosted page existed. */
   pay_token: string | null;
+  /** Priced in fiat (docs/rates.md); absent in version 1, null when priced with amount. */
+  price_amount?: string | null;
+  price_currency?: string | null;
+  rate?: string | null;
+  rate_source?: string | null;
+  rate_at?: string | null;
 }
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
@@ -90,8 +100,8 @@ function paymentFromSnapshot(payment: PaymentSnapshot): PaymentRecord {
 }
 
 export function fromSnapshot(snapshot: InvoiceSnapshot): InvoiceRecord {
-  if (snapshot.version !== INVOICE_SNAPSHOT_VERSION) {
-    throw new Error(`invoice snapshot version ${String(snapshot.version)} is not ${INVOICE_SNAPSHOT_VERSION} (a migration is missing)`);
+  if (!READABLE_VERSIONS.includes(snapshot.version)) {
+    throw new Error(`invoice snapshot version ${String(snapshot.version)} is not one of ${READABLE_VERSIONS.join(', ')} (a migration is missing)`);
   }
   return {
     id: snapshot.id,
@@ -117,5 +127,10 @@ export function fromSnapshot(snapshot: InvoiceSnapshot): InvoiceRecord {
     paymentException: snapshot.payment_exception,
     payments: snapshot.payments.map(paymentFromSnapshot),
     payToken: snapshot.pay_token,
+    priceAmount: snapshot.price_amount ?? null,
+    priceCurrency: snapshot.price_currency ?? null,
+    rate: snapshot.rate ?? null,
+    rateSource: snapshot.rate_source ?? null,
+    rateAt: date(snapshot.rate_at ?? null),
   };
 }

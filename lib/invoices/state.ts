@@ -32,9 +32,9 @@ import type { EventType } from '../events/types';
  *   needs a row `{ from: 'pending', to: BY_SETTLEMENT }` (confirm has from 'processing'). A mempool sighting is
  *   `detect` with 0 confirmations (includedAt = the time it was seen); a dropped or reorganised payment is
  *   `revert` (invoice.payment_reverted).
- * - Fiat prices: pass the workspace's payment_tolerance_percent as settlementOutcomeSql's tolerancePercent
- *   (a '0' parameter today in lib/chain/settle.ts and lib/chain/unmatched.ts); the underpaid_within_tolerance
- *   outcome below is then reachable without any other change.
+ * - Fiat prices: lib/chain/settle.ts and lib/chain/unmatched.ts pass the workspace's payment_tolerance_percent
+ *   (tolerancePercentSql, lib/workspaces/payment-tolerance.ts) as settlementOutcomeSql's tolerancePercent; the
+ *   underpaid_within_tolerance outcome below needs nothing else.
  */
 export const INVOICE_STATUSES = ['pending', 'processing', 'paid', 'cancelled', 'expired'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -89,8 +89,8 @@ export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;
  * row whose condition holds wins. `total` is amount_received plus the payment(s) being credited; `than` names
  * what it is compared with: the invoice's `amount`, its `pay_amount` (amount + the attribution suffix), or
  * `amount_less_tolerance` = amount × (100 − tolerance) / 100, where tolerance is the workspace's
- * payment_tolerance_percent passed to settlementSql (0 until fiat prices supply it, which makes that row
- * unreachable: the row above it already holds). `status: 'pending'` means the invoice stays (or goes back to)
+ * payment_tolerance_percent passed to settlementSql (default 0, which makes that row unreachable: the row
+ * above it already holds). `status: 'pending'` means the invoice stays (or goes back to)
  * payable. Exact: PostgreSQL numeric, never floats.
  */
 export const SETTLEMENT_OUTCOMES = [

@@ -67,7 +67,7 @@ export interface SettlementInput {
   invoice?: string;
   /** SQL expression of the confirmed total: amount_received plus what is being credited now. */
   total: string;
-  /** SQL expression of the workspace's payment_tolerance_percent (numeric 0–5); '0' until fiat prices supply it. */
+  /** SQL expression of the workspace's payment_tolerance_percent (numeric 0–5): tolerancePercentSql. */
   tolerancePercent: string;
 }
 

@@ -40,6 +40,8 @@ export const PERMISSIONS = {
   'wallets.manage': MANAGERS,
   'billing.read': MANAGERS,
   'plan.change': OWNER,
+  /** Which short payments count as paid (payment_tolerance_percent): a money rule. */
+  'payment_tolerance.change': MANAGERS,
   'audit.read': MANAGERS,
   /** Who is in the workspace and with which role (not the pending invitations): every member, who may also leave. */
   'members.read': ALL,

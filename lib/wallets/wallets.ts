@@ -5,6 +5,7 @@ import { db } from '../db';
 import { AppError } from '../errors';
 import { NETWORKS, type Network } from '../invoices/currencies';
 import { walletAddressError } from './address';
+import { assignWallet, endWalletAssignment, verifyWalletClaim } from './ownership/claim';
 import { bitcoinChain } from '../chain/bitcoin/chain';
 import { firstAddresses } from '../chain/bitcoin/keys';
 
@@ -12,6 +13,8 @@ export const SetWalletInput = z.strictObject({
   network: z.enum(NETWORKS),
   // Long enough for a Bitcoin wpkh() descriptor with its key origin and checksum.
   address: z.string().trim().min(1, 'Address is required').max(512),
+  /** Only to use an address another workspace already holds: its key's signature of walletClaimMessage. */
+  signature: z.string().trim().max(200, 'That is not a signature').optional().transform((value) => value || undefined),
 });
 export type SetWalletInput = z.input<typeof SetWalletInput>;
 
@@ -27,11 +30,15 @@ export interface WalletView {
  * transaction; the audit row says which proof was given.
  */
 export async function setWallet(workspaceId: string, input: SetWalletInput, actor: AuditActor = SYSTEM): Promise<WalletView> {
-  const { network, address } = SetWalletInput.parse(input);
+  const { network, address, signature } = SetWalletInput.parse(input);
   const problem = walletAddressError(network, address);
   if (problem) throw new AppError('invalid_wallet_address', problem, { errors: [{ path: 'address', message: problem }] });
+  const verified = await verifyWalletClaim(workspaceId, network, address, signature);
+  const now = new Date();
   const row = await db().$transaction(async (tx) => {
-    const proof = await requireStepUp(tx, actor);
+    const proof = await requireStepUp(tx, actor, now);
+    // At most one workspace per address and network, unless this one proved control (lib/wallets/ownership).
+    await assignWallet(tx, { workspaceId, network, address, verified, byOperator: actor.userId === null }, now);
     const previous = await tx.wallet.findUnique({ where: { workspaceId_network: { workspaceId, network } }, select: { address: true } });
     const saved = await tx.wallet.upsert({
       where: { workspaceId_network: { workspaceId, network } },
@@ -39,7 +46,7 @@ export async function setWallet(workspaceId: string, input: SetWalletInput, acto
       update: { address },
       select: { network: true, address: true, updatedAt: true },
     });
-    await recordAudit(tx, { workspaceId, action: 'wallet.set', actor, target: `network ${network}`, details: { address, previous_address: previous?.address ?? null, ...stepUpDetail(proof) } });
+    await recordAudit(tx, { workspaceId, action: 'wallet.set', actor, target: `network ${network}`, details: { address, previous_address: previous?.address ?? null, ...(verified ? { proved_control: true } : {}), ...stepUpDetail(proof) } });
     return saved;
   });
   return { ...row, network };
@@ -52,6 +59,7 @@ export async function removeWallet(workspaceId: string, network: Network, actor:
     const removed = await tx.$queryRaw<{ address: string }[]>`
       DELETE FROM wallets WHERE workspace_id = ${workspaceId} AND network = ${network} RETURNING address`;
     if (removed.length === 0) return;
+    await endWalletAssignment(tx, workspaceId, network, new Date());
     await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null, ...stepUpDetail(proof) } });
   });
 }

@@ -2,7 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { env } from '../env';
 import { AppError } from '../errors';
+import { ipv6Words } from '../http/ipv6';
 import type { KeyEnvironment } from '../keys/secret';
+
+export { ipv6Words };
 
 /**
  * Where webhooks may be sent (docs/webhooks.md, SSRF): live endpoints need https, test endpoints may use http; no
@@ -33,32 +36,64 @@ for (const [network, prefix] of [
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
-// (IPv4-mapped IPv6 addresses are checked as the IPv4 address they carry, in isPublicAddress.)
+
+/**
+ * IPv6 is an allowlist: only global unicast (2000::/3), minus the special-purpose blocks inside it (IANA IPv6
+ * Special-Purpose Address Registry). Everything outside — loopback, IPv4-compatible (::a.b.c.d), IPv4-translated
+ * (::ffff:0:a.b.c.d), site-local fec0::/10, unique local, link-local, multicast, discard, and NAT64 prefixes other
+ * than the well-known one — is refused, whatever a denylist forgot. IPv6 forms that carry an IPv4 address the
+ * packet ends up at (IPv4-mapped, NAT64 64:ff9b::/96, 6to4 2002::/16) are decoded and the IPv4 address is checked.
+ */
+const IPV6_SPECIAL_INSIDE_GLOBAL = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments (incl. Teredo)
+  ['2001::', 23], // IETF protocol assignments: Teredo (2001::/32), benchmarking, ORCHID, AMT, …
   ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['2620:4f:8000::', 48], // AS112 direct delegation
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  IPV6_SPECIAL_INSIDE_GLOBAL.addSubnet(network, prefix, 'ipv6');
+}
+
+function ipv4Of(high: number, low: number): string {
+  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+}
+
+/** The IPv4 address an IPv6 address delivers to (IPv4-mapped, NAT64 well-known prefix, 6to4), if it is one. */
+function embeddedIpv4(words: number[]): string | null {
+  const [w0, w1, w2, w3, w4, w5, w6, w7] = words as [number, number, number, number, number, number, number, number];
+  if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0xffff) return ipv4Of(w6, w7); // ::ffff:a.b.c.d
+  if (w0 === 0x64 && w1 === 0xff9b && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0) return ipv4Of(w6, w7); // 64:ff9b::/96
+  if (w0 === 0x2002) return ipv4Of(w1, w2); // 6to4
+  return null;
 }
 
 export function isPublicAddress(address: string): boolean {
   const version = isIP(address);
-  if (version === 0) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return isPublicAddress(mapped[1]);
-  return !NON_PUBLIC.check(address, version === 4 ? 'ipv4' : 'ipv6');
+  if (version === 4) return !NON_PUBLIC.check(address, 'ipv4');
+  const words = ipv6Words(address);
+  if (!words) return false;
+  const ipv4 = embeddedIpv4(words);
+  if (ipv4) return isPublicAddress(ipv4);
+  if ((words[0]! & 0xe000) !== 0x2000) return false; // outside 2000::/3
+  return !IPV6_SPECIAL_INSIDE_GLOBAL.check(address, 'ipv6');
 }
 
 function refuse(message: string): never {
   throw new AppError('webhook_url_refused', message, { errors: [{ path: 'url', message }] });
+}
+
+/**
+ * One answer for every destination refusal, whatever the host resolved to: telling a signed-in user which
+ * address an internal name resolves to (or that it does not resolve) maps the operator's network for them. The
+ * details go to the server log only.
+ */
+export const DESTINATION_REFUSED =
+  'The URL\'s host is not a public address (or could not be resolved). Webhooks go to public addresses only; ' +
+  'an operator can set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to deliver to a local receiver.';
+
+function refuseDestination(details: { host: string; address?: string; reason: 'unresolvable' | 'no_address' | 'not_public' }): never {
+  console.error(JSON.stringify({ level: 'warn', event: 'webhook_destination_refused', ...details }));
+  refuse(DESTINATION_REFUSED);
 }
 
 /** Syntax rules of an endpoint URL for an environment; returns the normalized URL. */
@@ -83,8 +118,8 @@ function hostOf(url: URL): string {
 }
 
 /**
- * Resolves the URL's host and checks every address; returns the address to connect to. Refuses with a
- * message that says which address was not public and how to allow it locally.
+ * Resolves the URL's host and checks every address; returns the address to connect to. Refuses with one
+ * generic message (DESTINATION_REFUSED); which address it was is logged on the server.
  */
 export async function resolveDestination(url: URL, allowPrivate: boolean = env().WEBHOOK_ALLOW_PRIVATE_NETWORKS): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostOf(url);
@@ -95,18 +130,13 @@ export async function resolveDestination(url: URL, allowPrivate: boolean = env()
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch {
-      refuse(`The host ${host} could not be resolved`);
+      refuseDestination({ host, reason: 'unresolvable' });
     }
   }
-  if (addresses.length === 0) refuse(`The host ${host} has no address`);
+  if (addresses.length === 0) refuseDestination({ host, reason: 'no_address' });
   if (!allowPrivate) {
     const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (blocked) {
-      refuse(
-        `${host === blocked.address ? 'The address' : `The host ${host} resolves to`} ${blocked.address}, which is not a public address. ` +
-          'Webhooks go to public addresses only (set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to deliver to a local receiver)',
-      );
-    }
+    if (blocked) refuseDestination({ host, address: blocked.address, reason: 'not_public' });
   }
   const chosen = addresses[0]!;
   return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

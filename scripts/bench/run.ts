@@ -36,6 +36,7 @@ import { sampleRss, treeCpuMs } from './proc';
 import { printTwoServers, settledUsage, TWO_SERVER_ENV, twoServers, type TwoServerResult } from './two-servers';
 import { markdownTable, rows } from './report';
 import { scenarios, type LoadConfig, type Scenario } from './scenarios';
+import { chainSettings, startLocalChain, type LocalChain } from '../chain/local-chain';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 12);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
@@ -175,6 +176,7 @@ async function main() {
   let database: EmbeddedDatabase | undefined;
   let server: NextServer | undefined;
   let without: NextServer | undefined;
+  let chain: LocalChain | undefined;
   let cleaned: Promise<void> | undefined;
   const cleanup = () =>
     (cleaned ??= (async () => {
@@ -182,6 +184,7 @@ async function main() {
       await server?.stop().catch(() => undefined);
       await without?.stop().catch(() => undefined);
       await database?.stop().catch(() => undefined);
+      await chain?.stop().catch(() => undefined);
       rmSync(tempDir, { recursive: true, force: true });
     })());
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
@@ -205,7 +208,11 @@ async function main() {
     const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
     const nodeArgs = [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []), ...serverNodeArgs];
     const serverEnv = serverEnvOverrides();
-    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...serverEnv }, stdio: 'pipe', nodeArgs });
+    // (e2) prices invoices in USD: the server reads a local chain's mock Chainlink feeds (docs/rates.md).
+    const onlyIds = process.env.BENCH_ONLY?.split(',');
+    if (!onlyIds || onlyIds.includes('e2')) chain = await startLocalChain({ port: await freePort() });
+    const rateEnv = chain ? chainSettings(chain, 'ethereum') : {};
+    server = await startNext({ port: await freePort(), databaseUrl: database.url, env: { ...RAISED_LIMITS, ...rateEnv, ...serverEnv }, stdio: 'pipe', nodeArgs });
     const serverPid = server.child.pid ?? 0;
     const postmasterPid = (await runningServer(database.dataDir))?.pid ?? 0;
 
@@ -302,6 +309,13 @@ async function main() {
       console.log(`usage, exact (${c.scenario}): ${c.requests} requests, every response awaited, ${c.ok2xx} 2xx; stored monthly +${c.monthly}, daily +${c.daily} → ${c.ok ? 'OK' : 'MISMATCH'}`);
     }
     console.log(`5xx responses: ${fiveHundreds} → ${fiveHundreds === 0 ? 'OK' : 'FAIL'}`);
+    const [plainCreate, pricedCreate] = ['e', 'e2'].map((id) => results.find((r) => r.id === id));
+    if (plainCreate && pricedCreate) {
+      const relative = pricedCreate.ratio / plainCreate.ratio;
+      console.log(
+        `(e2) priced in USD vs (e) amount: ${Math.round(pricedCreate.requestsPerSecond)} vs ${Math.round(plainCreate.requestsPerSecond)} req/s, ratios ${pricedCreate.ratio.toFixed(3)} vs ${plainCreate.ratio.toFixed(3)} of their paired baselines → ${relative.toFixed(3)} (goal ≥ 0.95) ${relative >= 0.95 ? 'OK' : 'BELOW'}`,
+      );
+    }
 
     // The token buckets and the request log: the same scenarios against a second server without them, alternating
     // in rounds (same process layout, same database), as ratios with/without.

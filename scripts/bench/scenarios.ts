@@ -62,6 +62,17 @@ export function scenarios(data: BenchData): Scenario[] {
       body: { amount: '49.99', currency: 'USDT', network: 'tron' },
     },
     {
+      id: 'e2',
+      name: 'POST /v1/invoices priced in USD (cached feed rate)',
+      target: 'within 5 % of e',
+      workspaces: [workspaces.creator],
+      method: 'POST',
+      paths: ['/v1/invoices'],
+      headers: [key(data.createKey)],
+      // The same invoice as (e), priced in fiat: the rate is read from the local chain's mock feed at most every 30 s.
+      body: { price_amount: '49.99', price_currency: 'USD', currency: 'USDT', network: 'tron' },
+    },
+    {
       id: 'f',
       name: 'GET /v1/invoices/{id}, 1,000 ids',
       target: '≥ 0.80',

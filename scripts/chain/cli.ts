@@ -4,6 +4,8 @@
 //   pays an invoice's payment_uri from the node's funded development account.
 // npm run chain -- --network bitcoin [pay <uri> | mine N | reorg N]
 //   a Bitcoin regtest node (scripts/chain/bitcoin-cli.ts).
+// npm run chain -- set-rate ETH/USD 2500.12 [--rpc http://127.0.0.1:8545]
+//   changes a mock price feed (scripts/chain/set-rate.ts).
 // npm run chain -- --network tron [pay <payment_uri> | mine <N>]
 //   the local Tron chain: the EVM node behind a TRON JSON-RPC façade (scripts/chain/tron-cli.ts).
 // npm run chain -- receiver [--port 4443]
@@ -14,6 +16,7 @@ import { parseEvmPaymentUri } from '../../lib/chain/payment-uri';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
 import { bitcoinCli } from './bitcoin-cli';
+import { describeRateFeeds, setRateCommand } from './set-rate';
 import { isTronInvocation, runTronCli } from './tron-cli';
 
 const NETWORKS = ['ethereum', 'polygon', 'base'] as const;
@@ -53,6 +56,7 @@ async function start(argv: string[]) {
         chain_id: chain.chainId,
         network,
         tokens: chain.tokens,
+        rate_feeds: chain.feeds,
         funded_account: { address: chain.funded.address, private_key: chain.funded.privateKey },
       }),
     );
@@ -60,6 +64,8 @@ async function start(argv: string[]) {
     const settings = { ...chainSettings(chain, network), [`CONFIRMATIONS_${network.toUpperCase()}`]: '3' };
     console.log(`Local ${network} chain (chain id ${chain.chainId}) on ${chain.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`);
     console.log(`Mock USDT ${chain.tokens.USDT} and USDC ${chain.tokens.USDC} (6 decimals), minted to ${chain.funded.address}.`);
+    console.log(`Mock Chainlink price feeds (8 decimals; change one with npm run chain -- set-rate ETH/USD 2500.12):`);
+    console.log(describeRateFeeds(chain.feeds).join('\n'));
     console.log('\nStart the app with these settings (another terminal):\n');
     console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' \\\n  ')} \\\n  npm start`);
     console.log('\nThen pay a live invoice:  npm run chain -- pay "<payment_uri>"');
@@ -106,6 +112,7 @@ async function main() {
   if (isTronInvocation(argv)) await runTronCli(argv);
   else if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
+  else if (command === 'set-rate') await setRateCommand(rest, fail);
   else await start(process.argv.slice(2));
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createPublicClient, createWalletClient, getAddress, http, type Abi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureMockTokenFixture } from './compile';
+import { deployRateFeeds, rateFeedSettings, type RateFeeds } from './rate-feeds';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules/hardhat/internal/cli/cli.js');
@@ -35,6 +36,8 @@ export interface LocalChain {
   rpcUrl: string;
   chainId: number;
   tokens: { USDT: Address; USDC: Address };
+  /** Mock Chainlink price feeds (scripts/chain/rate-feeds.ts). */
+  feeds: RateFeeds;
   funded: (typeof DEV_ACCOUNTS)[0];
   child: ChildProcess;
   stop(): Promise<void>;
@@ -106,7 +109,8 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     await waitForNode(rpcUrl, child);
     const USDT = await deployMockToken(rpcUrl, 'Tether USD (local mock)', 'USDT');
     const USDC = await deployMockToken(rpcUrl, 'USD Coin (local mock)', 'USDC');
-    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokens: { USDT, USDC }, funded: DEV_ACCOUNTS[0], child, stop };
+    const feeds = await deployRateFeeds(rpcUrl);
+    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokens: { USDT, USDC }, feeds, funded: DEV_ACCOUNTS[0], child, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -114,12 +118,17 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 }
 
 /** The app settings that point a network's watcher at this chain. */
-export function chainSettings(chain: Pick<LocalChain, 'rpcUrl' | 'chainId' | 'tokens'>, network: 'ethereum' | 'polygon' | 'base'): Record<string, string> {
+export function chainSettings(
+  chain: Pick<LocalChain, 'rpcUrl' | 'chainId' | 'tokens'> & { feeds?: RateFeeds },
+  network: 'ethereum' | 'polygon' | 'base',
+): Record<string, string> {
   const n = network.toUpperCase();
   const settings: Record<string, string> = { [`RPC_URL_${n}`]: chain.rpcUrl, [`CHAIN_ID_${n}`]: String(chain.chainId) };
   // Only the pairs docs/api.md supports on that network (USDT is not offered on base).
   if (network !== 'base') settings[`TOKEN_USDT_${n}`] = chain.tokens.USDT;
   settings[`TOKEN_USDC_${n}`] = chain.tokens.USDC;
+  // Prices in fiat read this chain's mock feeds (docs/rates.md).
+  if (chain.feeds) Object.assign(settings, { RATES_NETWORK: network }, rateFeedSettings(chain.feeds));
   return settings;
 }
 

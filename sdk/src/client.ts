@@ -1,6 +1,6 @@
 import { Transport, type ClientOptions, type RequestOptions } from './http.js';
 import { PageList, type Page } from './pagination.js';
-import type { Event, EventListParams, Invoice, InvoiceCreateParams, InvoiceListParams, Me } from './types.js';
+import type { Event, EventListParams, Invoice, InvoiceCreateParams, InvoiceListParams, Me, Rate, RateParams } from './types.js';
 import { webhooks, type Webhooks } from './webhooks.js';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -54,6 +54,15 @@ export class Events {
   }
 }
 
+export class Rates {
+  constructor(private readonly transport: Transport) {}
+
+  /** The rate an invoice priced in `price_currency` and paid in `currency` would lock now (503 rate_unavailable when none is fresh). */
+  retrieve(params: RateParams, options?: RequestOptions): Promise<Rate> {
+    return this.transport.request({ method: 'GET', path: '/v1/rates', query: params }, options);
+  }
+}
+
 /**
  * The API client. `new Client({ apiKey, baseUrl })`; every method returns the resource as the API documents it
  * and throws a typed error (errors.ts) when the API answers with one.
@@ -61,6 +70,7 @@ export class Events {
 export class Client {
   readonly invoices: Invoices;
   readonly events: Events;
+  readonly rates: Rates;
   readonly testHelpers: { invoices: TestInvoices };
   readonly webhooks: Webhooks = webhooks;
   private readonly transport: Transport;
@@ -69,6 +79,7 @@ export class Client {
     this.transport = new Transport(options);
     this.invoices = new Invoices(this.transport);
     this.events = new Events(this.transport);
+    this.rates = new Rates(this.transport);
     this.testHelpers = { invoices: new TestInvoices(this.transport) };
   }
 

@@ -1,4 +1,4 @@
-export { Client, Events, Invoices, TestInvoices } from './client.js';
+export { Client, Events, Invoices, Rates, TestInvoices } from './client.js';
 export type { ClientOptions, RequestOptions } from './http.js';
 export { PageList, type Page } from './pagination.js';
 export { Webhooks, webhooks, type SignOptions, type SignedHeaders, type WebhookHeaders } from './webhooks.js';

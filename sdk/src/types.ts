@@ -19,5 +19,7 @@ export type Event = SuccessBody<'getEvent'>;
 export type EventList = SuccessBody<'listEvents'>;
 export type EventListParams = Query<'listEvents'>;
 export type EventType = Event['type'];
+export type Rate = SuccessBody<'getRate'>;
+export type RateParams = Query<'getRate'>;
 export type Problem = components['schemas']['Problem'];
 export type { components, operations, paths, webhooks } from './generated/openapi.js';

@@ -37,6 +37,8 @@ const ROUTES: RouteCase[] = [
   // Event routes: authentication, scope and the query rule (event isolation is tested in the events suites).
   { name: 'GET /v1/events', method: 'GET', path: () => '/v1/events', scope: 'invoices:read', byId: false },
   { name: 'GET /v1/events/{id}', method: 'GET', path: () => '/v1/events/evt_000000000000000000000000', scope: 'invoices:read', byId: false },
+  // Rates are no tenant's data; the route is held to the same checks (its answer is in tests/rates).
+  { name: 'GET /v1/rates', method: 'GET', path: () => '/v1/rates?currency=USDT&price_currency=EUR', scope: 'invoices:read', byId: false },
 ];
 
 describe('security suite coverage', () => {

@@ -102,6 +102,16 @@ describe('resources', () => {
     expect(attempts.every((attempt) => attempt.status === 200 || attempt.status === 201)).toBe(true);
   });
 
+  it('rates.retrieve and a create priced in USD: the amount the rate locks', async () => {
+    const { secret } = await seedAccount();
+    const client = new Client({ apiKey: secret, baseUrl: baseUrl() });
+    const rate = await client.rates.retrieve({ currency: 'USDC', price_currency: 'EUR' });
+    expect(rate).toMatchObject({ object: 'rate', currency: 'USDC', price_currency: 'EUR', environment: 'test' });
+    const invoice = await client.invoices.create({ price_amount: '10.00', price_currency: 'EUR', currency: 'USDC', network: 'base' });
+    expect(invoice).toMatchObject({ price_amount: '10.00', price_currency: 'EUR', rate: rate.rate, rate_source: rate.rate_source });
+    await expect(client.rates.retrieve({ currency: 'USDC', price_currency: 'GBP' as 'EUR' })).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+
   it('typed errors carry status, code, requestId and field errors; a 4xx is never sent again', async () => {
     const account = await seedAccount({ plan: 'Business' });
     const readOnly = await createKey(account.workspace.id, { scopes: ['invoices:read'] });

@@ -24,6 +24,7 @@ const PASSWORD = 'correct horse battery';
 const PUBLIC_ACTIONS: Record<string, string> = {
   'app/(auth)/signup/actions.ts#signUp': 'creates an account; no workspace or role involved',
   'app/(auth)/invite/[token]/actions.ts#signUpFromInvitation': 'creates an account from an invitation token; the token is the authority',
+  'app/(auth)/signin/actions.ts#completeSignInCode': 'the two-factor step of a GitHub sign-in: its pending session is the authority, before any workspace',
 };
 
 /** Pages that are not pages of a workspace. */

@@ -70,6 +70,17 @@ export async function exercise(baseUrl: string, keys: Keys): Promise<Exchange[]>
   record('headGetEvent', '/v1/events/{id}', 'head', await client.HEAD('/v1/events/{id}', { params: { path: { id: eventId } } }));
   record('optionsGetEvent', '/v1/events/{id}', 'options', await client.OPTIONS('/v1/events/{id}', { params: { path: { id: eventId } } }));
 
+  // Priced in fiat: the oneOf's second variant, then what it would lock.
+  record('createInvoice', '/v1/invoices', 'post',
+    await client.POST('/v1/invoices', { body: { price_amount: '49.00', price_currency: 'USD', currency: 'ETH', network: 'ethereum' } }));
+  record('createInvoice', '/v1/invoices', 'post',
+    await client.POST('/v1/invoices', { body: { price_amount: '9.99', price_currency: 'EUR', currency: 'USDC', network: 'base' } }));
+  record('getRate', '/v1/rates', 'get', await client.GET('/v1/rates', { params: { query: { currency: 'BTC', price_currency: 'EUR' } } }));
+  // @ts-expect-error price_currency is a closed set (the server answers 400)
+  record('getRate', '/v1/rates', 'get', await client.GET('/v1/rates', { params: { query: { currency: 'BTC', price_currency: 'GBP' } } }));
+  record('headGetRate', '/v1/rates', 'head', await client.HEAD('/v1/rates', { params: { query: { currency: 'ETH', price_currency: 'USD' } } }));
+  record('optionsGetRate', '/v1/rates', 'options', await client.OPTIONS('/v1/rates'));
+
   record('getOpenApiDocument', '/v1/openapi.json', 'get', await client.GET('/v1/openapi.json'));
   record('headGetOpenApiDocument', '/v1/openapi.json', 'head', await client.HEAD('/v1/openapi.json'));
   record('optionsGetOpenApiDocument', '/v1/openapi.json', 'options', await client.OPTIONS('/v1/openapi.json'));
@@ -85,6 +96,10 @@ export async function refused(baseUrl: string): Promise<void> {
   await client.POST('/v1/invoices', { body: { amount: 1, currency: 'USDT', network: 'tron' } });
   // @ts-expect-error the create body is strict: no environment field
   await client.POST('/v1/invoices', { body: { amount: '1', currency: 'USDT', network: 'tron', mode: 'live' } });
+  // @ts-expect-error priced in crypto or in fiat: price_amount needs price_currency
+  await client.POST('/v1/invoices', { body: { price_amount: '49.00', currency: 'ETH', network: 'ethereum' } });
+  // @ts-expect-error prices are decimal strings, never JSON numbers
+  await client.POST('/v1/invoices', { body: { price_amount: 49, price_currency: 'USD', currency: 'ETH', network: 'ethereum' } });
   // @ts-expect-error limit is an integer
   await client.GET('/v1/invoices', { params: { query: { limit: 'ten' } } });
   // @ts-expect-error status filter is a closed set

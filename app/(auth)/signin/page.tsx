@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { Notice } from '@/components/ui';
+import { authOptions } from '@/lib/auth/next-auth';
 import { githubOAuth } from '@/lib/env';
 import { currentUserId } from '@/lib/portal/context';
+import { SignInCodeForm } from './code-form';
 import { SignInForm } from './signin-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -20,6 +23,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // (no redirect loop for a signed-in user without a workspace, whom the portal sends here)
   if (error !== 'no_workspace' && (await currentUserId())) redirect(next);
   const github = githubOAuth() !== null;
+  if ((await getServerSession(authOptions()))?.secondFactorPending) {
+    return (
+      <>
+        <h1 className="text-xl font-bold">Enter your authentication code</h1>
+        <SignInCodeForm />
+      </>
+    );
+  }
   return (
     <>
       <h1 className="text-xl font-bold">Sign in to the developer portal</h1>

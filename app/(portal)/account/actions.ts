@@ -3,9 +3,10 @@
 import { revalidatePath } from 'next/cache';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
-import { createLinkIntent, LINK_INTENT_COOKIE, LINK_INTENT_TTL_MINUTES } from '@/lib/auth/oauth';
+import { createLinkIntent, LINK_INTENT_COOKIE, LINK_INTENT_TTL_MINUTES, unlinkOAuthAccount } from '@/lib/auth/oauth';
 import { NewPassword } from '@/lib/auth/password';
 import { changePassword } from '@/lib/auth/password-change';
+import { revokeOtherSessions } from '@/lib/auth/sessions';
 import { stepUp } from '@/lib/auth/step-up';
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from '@/lib/auth/two-factor';
 import { githubOAuth, publicUrl } from '@/lib/env';
@@ -53,14 +54,15 @@ export const disableTwoFactorAction = withWorkspace(
 });
 
 /**
- * "Connect GitHub": only from a signed-in session. Records a single-use link intent for this user and hands it
- * to the OAuth callback in an httpOnly cookie; the form then starts the GitHub sign-in (lib/auth/oauth.ts).
+ * "Connect GitHub": only from a signed-in session that has stepped up (step_up_required otherwise). Records a
+ * single-use link intent for this user and hands it to the OAuth callback in an httpOnly cookie; the form then
+ * starts the GitHub sign-in (lib/auth/oauth.ts).
  */
 export const connectGitHub = withWorkspace(
   { permission: 'self.manage' },
   z.object({}), async (ctx) => {
   if (!githubOAuth()) return { started: false };
-  const intent = await createLinkIntent(ctx.userId, 'github');
+  const intent = await createLinkIntent(await portalActor(ctx), 'github');
   (await cookies()).set(LINK_INTENT_COOKIE, intent.id, {
     httpOnly: true,
     sameSite: 'lax',
@@ -69,4 +71,18 @@ export const connectGitHub = withWorkspace(
     maxAge: LINK_INTENT_TTL_MINUTES * 60,
   });
   return { started: true };
+});
+
+/** "Disconnect GitHub" (step-up): GitHub sign-ins of this account end too. */
+export const disconnectGitHub = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) => {
+  const result = await unlinkOAuthAccount(await portalActor(ctx), 'github');
+  revalidatePath('/account');
+  return result;
+});
+
+/** "Sign out everywhere else": every other session of this user ends, password and GitHub sign-ins alike. */
+export const signOutEverywhere = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) => {
+  const endedSessions = await revokeOtherSessions(ctx.userId, ctx.sessionId, await portalActor(ctx));
+  revalidatePath('/account');
+  return { endedSessions };
 });

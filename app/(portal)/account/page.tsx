@@ -5,8 +5,9 @@ import { twoFactorStatus } from '@/lib/auth/second-factor';
 import { stepUpMethods } from '@/lib/auth/step-up';
 import { githubOAuth } from '@/lib/env';
 import { requirePage } from '@/lib/portal/context';
-import { ConnectGitHub } from './connect-github';
+import { ConnectGitHub, DisconnectGitHub } from './connect-github';
 import { PasswordForm } from './password-form';
+import { SignOutEverywhere } from './sign-out-everywhere';
 import { TwoFactor } from './two-factor';
 
 export const metadata: Metadata = { title: 'Account' };
@@ -30,20 +31,30 @@ export default async function AccountPage() {
         {githubOAuth() ? (
           <Card title="GitHub sign-in">
             {github ? (
-              <p className="text-sm">
-                Connected{github.email ? ` (${github.email})` : ''} on {formatDate(github.createdAt)}. You can sign in with GitHub.
-              </p>
+              <>
+                <p className="mb-3 text-sm">
+                  Connected{github.email ? ` (${github.email})` : ''} on {formatDate(github.createdAt)}. You can sign in with GitHub
+                  {twoFactor.enabled ? '; your authentication code is asked for then too' : ''}.
+                </p>
+                {methods.password ? <DisconnectGitHub /> : null}
+              </>
             ) : (
               <>
                 <p className="mb-3 text-sm text-slate-600">
-                  Sign in with GitHub to this account. A GitHub sign-in is joined to an account only from here, never because the email
-                  addresses match.
+                  Sign in with GitHub to this account. A GitHub sign-in is joined to an account only from here, after you confirm it is you —
+                  never because the email addresses match.
                 </p>
                 <ConnectGitHub />
               </>
             )}
           </Card>
         ) : null}
+        <Card title="Sessions">
+          <p className="mb-3 text-sm text-slate-600">
+            Ends every other session of this account — browsers signed in with the password or with GitHub. This one stays signed in.
+          </p>
+          <SignOutEverywhere />
+        </Card>
       </div>
     </>
   );

@@ -3,7 +3,9 @@ import { Card, Notice, PageHeader } from '@/components/ui';
 import { allPlans, isSelfServePlan, planAllowance } from '@/lib/plans';
 import { requirePage } from '@/lib/portal/context';
 import { can } from '@/lib/teams/roles';
+import { paymentTolerancePercent } from '@/lib/workspaces/payment-tolerance';
 import { PlanForm } from './plan-form';
+import { ToleranceForm } from './tolerance-form';
 
 export const metadata: Metadata = { title: 'Billing' };
 
@@ -24,6 +26,9 @@ export default async function BillingPage() {
           ) : (
             <p className="text-sm text-slate-600">Only an Owner of the workspace changes its plan.</p>
           )}
+        </Card>
+        <Card title="Payments">
+          <ToleranceForm percent={await paymentTolerancePercent(workspace.id)} />
         </Card>
         {byOperator.length > 0 ? (
           <Card title="Plans set by the operator">

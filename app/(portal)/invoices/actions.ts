@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { cancelInvoice, createInvoice, simulateInvoicePayment } from '@/lib/invoices/invoices';
 import { CreateInvoiceBody, InvoiceId } from '@/lib/invoices/schemas';
 import { KEY_ENVIRONMENTS } from '@/lib/keys/secret';
+import { PRICE_CURRENCIES } from '@/lib/rates/feeds';
 import { withWorkspace } from '@/lib/portal/action';
 import { forEnvironment } from '@/lib/teams/roles';
 
@@ -38,6 +39,8 @@ const empty = (value: unknown) => (typeof value === 'string' && value.trim() ===
 const NewInvoiceForm = z.object({
   environment: Environment,
   amount: z.string(),
+  // "crypto": amount is in the currency; USD or EUR: amount is the price, converted at a locked rate (docs/rates.md).
+  priced_in: z.preprocess(empty, z.enum(['crypto', ...PRICE_CURRENCIES]).default('crypto')),
   currency: z.string(),
   network: z.string(),
   description: z.preprocess(empty, z.string().optional()),
@@ -46,7 +49,8 @@ const NewInvoiceForm = z.object({
 });
 
 export const createPortalInvoice = withWorkspace({ permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) }, NewInvoiceForm, async (ctx, input) => {
-  const { environment, ...fields } = input;
+  const { environment, priced_in, amount, ...rest } = input;
+  const fields = priced_in === 'crypto' ? { ...rest, amount } : { ...rest, price_amount: amount, price_currency: priced_in };
   const body = CreateInvoiceBody.parse(fields);
   const invoice = await createInvoice({ workspaceId: ctx.workspace.id, environment }, body);
   revalidatePath('/invoices', 'layout');

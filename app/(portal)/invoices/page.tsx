@@ -9,6 +9,7 @@ import { InvoiceId, ListInvoicesQuery, type InvoiceResource } from '@/lib/invoic
 import { INVOICE_STATUSES } from '@/lib/invoices/state';
 import { requirePage } from '@/lib/portal/context';
 import { can } from '@/lib/teams/roles';
+import { formatFiat } from '@/lib/rates/format';
 
 export const metadata: Metadata = { title: 'Invoices' };
 
@@ -154,6 +155,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                     </Td>
                     <Td label="Amount" className="whitespace-nowrap tabular-nums">
                       {invoice.amount} {invoice.currency}
+                      {invoice.price_amount !== null && invoice.price_currency !== null ? (
+                        <span className="block text-xs text-slate-600">{formatFiat(invoice.price_amount, invoice.price_currency)} at a locked rate</span>
+                      ) : null}
                     </Td>
                     <Td label="Status"><StatusBadge status={invoice.status} /></Td>
                     <Td label="Network">{invoice.network}</Td>

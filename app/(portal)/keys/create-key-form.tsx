@@ -6,12 +6,11 @@ import { SecretOnceDialog } from '@/components/secret-once-dialog';
 import { useStepUp } from '@/components/step-up';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '@/lib/scopes';
 import { createKey } from './actions';
 
-const SCOPE_OPTIONS = [
-  { value: 'invoices:read', description: 'List and read invoices' },
-  { value: 'invoices:write', description: 'Create, cancel and simulate payment of invoices' },
-] as const;
+// The scope table's own descriptions (lib/scopes.ts): what each scope grants, said once.
+const SCOPE_OPTIONS = SCOPES.map((value) => ({ value, description: SCOPE_DESCRIPTIONS[value] }));
 
 /**
  * Create-key form. After an error every field keeps what the user typed and chose (useKeptForm), so a

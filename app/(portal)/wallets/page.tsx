@@ -61,6 +61,7 @@ export default async function WalletsPage() {
           {NETWORKS.filter((network) => network !== 'bitcoin').map((network) => (
             <WalletForm
               key={network}
+              workspaceId={workspace.id}
               network={network}
               title={TITLES[network]}
               hint={`${HINTS[NETWORK_FAMILY[network]]} Currencies: ${CURRENCIES.filter((c) => CURRENCY_RULES[c].networks.includes(network)).join(', ')}.`}

@@ -1,23 +1,42 @@
 'use client';
 
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmAction } from '@/components/confirm-action';
 import { useAnnounce } from '@/components/status';
 import { useStepUp } from '@/components/step-up';
+import { CopyButton } from '@/components/copy-button';
 import { buttonClass, FieldError, inputClass } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
+import type { Network } from '@/lib/invoices/currencies';
+import { walletClaimMessage } from '@/lib/wallets/ownership/message';
 import { deleteWallet, saveWallet } from './actions';
 
 /**
  * One network's wallet. A refused address stays in the field (useKeptForm) beside its error, so the typo is visible.
  * Saving and removing ask the user to confirm it is them (step-up) when the server says so.
  */
-export function WalletForm({ network, title, hint, address }: { network: string; title: string; hint: string; address: string | null }) {
+export function WalletForm({
+  workspaceId,
+  network,
+  title,
+  hint,
+  address,
+}: {
+  workspaceId: string;
+  network: Network;
+  title: string;
+  hint: string;
+  address: string | null;
+}) {
   const [state, onSubmit, pending] = useKeptForm(useStepUp(saveWallet));
+  const [typed, setTyped] = useState(address ?? '');
   const remove = useStepUp(deleteWallet);
   const announce = useAnnounce();
   const inputId = `wallet-${network}`;
-  const error = state && !state.ok ? (state.fieldErrors?.address ?? state.error) : undefined;
+  // The address is another workspace's wallet: this one may use it only with the key's signature of a message.
+  const claim = state && !state.ok && (state.code === 'wallet_address_claimed' || state.code === 'wallet_signature_invalid');
+  const error = state && !state.ok && !claim ? (state.fieldErrors?.address ?? state.error) : undefined;
+  const message = claim ? walletClaimMessage(workspaceId, network, typed.trim()) : '';
   useEffect(() => {
     if (state?.ok) announce('success', `${title} wallet saved.`);
   }, [state, announce, title]);
@@ -38,6 +57,7 @@ export function WalletForm({ network, title, hint, address }: { network: string;
             type="text"
             defaultValue={address ?? ''}
             key={address ?? ''}
+            onChange={(event) => setTyped(event.target.value)}
             autoComplete="off"
             spellCheck={false}
             aria-invalid={Boolean(error)}
@@ -49,6 +69,34 @@ export function WalletForm({ network, title, hint, address }: { network: string;
           </button>
         </div>
         <FieldError id={`${inputId}-error`} message={error} />
+        {claim ? (
+          <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-300">
+            <p>
+              {state.code === 'wallet_signature_invalid'
+                ? state.error
+                : 'This address is already the wallet of another workspace. To use it here too, prove you control it: sign this message with the address’s key (“Sign message” in your wallet) and paste the signature.'}
+            </p>
+            <div className="flex flex-wrap items-start gap-2">
+              <code className="min-w-0 flex-1 basis-56 break-all rounded bg-white p-2 font-mono text-xs" data-testid={`claim-message-${network}`}>
+                {message}
+              </code>
+              <CopyButton value={message} label="Copy message" />
+            </div>
+            <label htmlFor={`${inputId}-signature`} className="block font-semibold">
+              Signature
+            </label>
+            <input
+              id={`${inputId}-signature`}
+              name="signature"
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              required
+              className={`${inputClass} w-full font-mono`}
+              placeholder="0x…"
+            />
+          </div>
+        ) : null}
         {state?.ok ? <p className="text-sm text-green-800">Saved.</p> : null}
       </form>
       {address ? (

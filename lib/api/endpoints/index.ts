@@ -8,6 +8,7 @@ import {
 } from './invoices';
 import { getMe } from './me';
 import { getEventEndpoint, listEventsEndpoint } from './events';
+import { getRateEndpoint } from './rates';
 
 /** Every /v1 operation. The OpenAPI document and the route-list test read this registry. */
 export const ENDPOINTS: AnyEndpoint[] = [
@@ -19,4 +20,5 @@ export const ENDPOINTS: AnyEndpoint[] = [
   simulatePaymentEndpoint,
   listEventsEndpoint,
   getEventEndpoint,
+  getRateEndpoint,
 ];

@@ -57,13 +57,13 @@ export const createInvoiceEndpoint = defineEndpoint({
   path: '/v1/invoices',
   summary: 'Create an invoice',
   description:
-    'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet.',
+    'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet. Price it in crypto with `amount`, or in USD/EUR with `price_amount` + `price_currency`: the rate is locked for the invoice\'s life and `amount` is rounded up to the currency\'s decimals (no fresh rate → 503 `rate_unavailable`, nothing created).',
   tags: ['Invoices'],
   scope: 'invoices:write',
   body: CreateInvoiceBody,
   response: InvoiceResource,
   successStatus: 201,
-  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted'],
+  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted', 'rate_unavailable'],
   handler: ({ key, body, now, idempotency }) => createInvoice(scopeOf(key), body, now, idempotency),
   renderStored: renderInvoice,
 });

@@ -4,17 +4,16 @@ import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
 import { fromBaseUnits, toBaseUnits } from '../payment-uri';
 import { chainId as configuredChainId, confirmations as configuredConfirmations, rpcUrls, tokenAddress, type EvmNetwork } from '../networks';
 import {
-  confirmPayments,
   countConfirmations,
-  movePendingPayment,
   pendingPayments,
   readCursor,
   recordTransfers,
-  revertPayments,
   rewindCursor,
   watchedAddresses,
   type Cursor,
+  applyRereads,
   type PendingPayment,
+  type Reread,
   type Transfer,
 } from '../settle';
 import type { ChainWatcher, WatcherLog } from '../watcher';
@@ -68,7 +67,6 @@ function isUnsupportedMethod(error: unknown): boolean {
 }
 
 /** What re-reading a pending payment found on the canonical chain. */
-type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
 
 /** Sorted block numbers grouped into spans of at most `max` blocks: one getLogs each. */
 function spans(blocks: bigint[], max: number): Array<[bigint, bigint]> {
@@ -160,7 +158,7 @@ export class EvmWatcher implements ChainWatcher {
     const rewound = { ...cursor, block: target, hash: block.hash };
     this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(target) });
     await rewindCursor(rewound);
-    await this.apply(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
+    await this.applyRereads(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
     return rewound;
   }
 
@@ -242,26 +240,9 @@ export class EvmWatcher implements ChainWatcher {
     const due = head + 1n - BigInt(this.confirmations);
     if (due < 0n) return;
     const payments = await pendingPayments(this.network, { to: due });
-    if (payments.length > 0) await this.apply(await this.reread(payments), true);
+    if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-  /** Acts on re-read payments: gone → reverted, moved → followed (still pending), same → confirmed when `confirm`. */
-  private async apply(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
-    const gone: string[] = [];
-    const same: string[] = [];
-    for (const [payment, verdict] of verdicts) {
-      if (verdict.kind === 'gone') {
-        this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
-        gone.push(payment.id);
-      } else if (verdict.kind === 'moved') {
-        if (!(await movePendingPayment(payment.id, verdict))) gone.push(payment.id);
-      } else {
-        same.push(payment.id);
-      }
-    }
-    await revertPayments(gone);
-    if (confirm) await confirmPayments(same, this.confirmations);
-  }
 
   /**
    * Re-reads pending payments on the canonical chain, with RPC calls per block rather than per payment:
@@ -272,6 +253,10 @@ export class EvmWatcher implements ChainWatcher {
    * 3. whatever is left — moved or gone after a reorg, or a node without eth_getBlockReceipts — the
    *    transaction's own receipt: none or failed → gone, another block → moved, same block and success → same.
    */
+  private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
+    return applyRereads(this.network, verdicts, confirm ? { confirmations: this.confirmations } : null, this.options.log);
+  }
+
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
     const tokenPayments = payments.filter((payment) => payment.logIndex >= 0);

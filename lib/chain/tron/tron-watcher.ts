@@ -2,16 +2,15 @@ import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
 import { rpcUrls, tokenAddress } from '../networks';
 import { fromBaseUnits, toBaseUnits } from '../payment-uri';
 import {
-  confirmPayments,
   countConfirmations,
-  movePendingPayment,
   pendingPayments,
   readCursor,
   recordTransfers,
-  revertPayments,
   rewindCursor,
   type Cursor,
+  applyRereads,
   type PendingPayment,
+  type Reread,
   type Transfer,
 } from '../settle';
 import type { ChainWatcher, WatcherLog } from '../watcher';
@@ -56,7 +55,6 @@ const transferKey = (hash: string, logIndex: number) => `${txid(hash)}:${logInde
 /** The address in an indexed topic (its last 20 bytes), as base58. */
 const topicAddress = (topic: string) => tronToBase58(`0x${topic.slice(-40)}`);
 
-type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
 
 /**
  * Watches Tron through TRON's Ethereum-compatible JSON-RPC: the Transfer logs of the configured TRC-20 contracts
@@ -133,7 +131,7 @@ export class TronWatcher implements ChainWatcher {
     const rewound = { ...cursor, block: target, hash: await this.hashOf(target) };
     this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(target) });
     await rewindCursor(rewound);
-    await this.apply(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
+    await this.applyRereads(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
     return rewound;
   }
 
@@ -221,31 +219,19 @@ export class TronWatcher implements ChainWatcher {
     const due = await this.finalBlock(head);
     if (due < 0n) return;
     const payments = await pendingPayments(this.network, { to: due });
-    if (payments.length > 0) await this.apply(await this.reread(payments), true);
+    if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-  private async apply(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
-    const gone: string[] = [];
-    const same: string[] = [];
-    for (const [payment, verdict] of verdicts) {
-      if (verdict.kind === 'gone') {
-        this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
-        gone.push(payment.id);
-      } else if (verdict.kind === 'moved') {
-        if (!(await movePendingPayment(payment.id, verdict))) gone.push(payment.id);
-      } else {
-        same.push(payment.id);
-      }
-    }
-    await revertPayments(gone);
-    if (confirm) await confirmPayments(same, this.confirmations);
-  }
 
   /**
    * Re-reads pending payments: their Transfer logs again, one eth_getLogs per span of blocks (a log exists only
    * for a successful transaction, so the same log in a block of the same hash is the receipt re-read); whatever
    * is not found there, its receipt: none or failed → gone, another block → moved, same block → same.
    */
+  private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
+    return applyRereads(this.network, verdicts, confirm ? { confirmations: this.confirmations } : null, this.options.log);
+  }
+
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
     const blocks = [...new Set(payments.map((payment) => payment.blockNumber))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice
-         * @description The invoice takes the calling key's environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet.
+         * @description The invoice takes the calling key's environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet. Price it in crypto with `amount`, or in USD/EUR with `price_amount` + `price_currency`: the rate is locked for the invoice's life and `amount` is rounded up to the currency's decimals (no fresh rate → 503 `rate_unavailable`, nothing created).
          *
          *     Requires scope `invoices:write`.
          */
@@ -212,6 +212,36 @@ export interface paths {
          * @description The same checks, counting and headers as GET, without a body.
          */
         head: operations["headGetEvent"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the rate a create would lock
+         * @description The rate an invoice created now with `price_amount` in `price_currency` and paid in `currency` would lock, in the calling key's environment. Rates are read from Chainlink price feeds and cached for at most 30 s; no fresh rate → 503 `rate_unavailable` with `Retry-After`.
+         *
+         *     Requires scope `invoices:read`.
+         */
+        get: operations["getRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Methods of /v1/rates
+         * @description Answers 204 with `Allow: GET`, without authentication. Any other method on this path is a 405 `method_not_allowed` with the same `Allow`.
+         */
+        options: operations["optionsGetRate"];
+        /**
+         * Retrieve the rate a create would lock (headers only)
+         * @description The same checks, counting and headers as GET, without a body.
+         */
+        head: operations["headGetRate"];
         patch?: never;
         trace?: never;
     };
@@ -600,7 +630,12 @@ export interface components {
          *           "amount_received": "49.99",
          *           "payment_exception": null,
          *           "redirect_url": null,
-         *           "payments": []
+         *           "payments": [],
+         *           "price_amount": null,
+         *           "price_currency": null,
+         *           "rate": null,
+         *           "rate_source": null,
+         *           "rate_at": null
          *         }
          *       ],
          *       "has_more": true,
@@ -644,7 +679,12 @@ export interface components {
          *       "amount_received": "49.99",
          *       "payment_exception": null,
          *       "redirect_url": null,
-         *       "payments": []
+         *       "payments": [],
+         *       "price_amount": null,
+         *       "price_currency": null,
+         *       "rate": null,
+         *       "rate_source": null,
+         *       "rate_at": null
          *     }
          */
         Invoice: {
@@ -717,6 +757,25 @@ export interface components {
             } | null;
             /** @description Every on-chain payment attributed to the invoice, oldest first */
             payments: components["schemas"]["Payment"][];
+            /**
+             * @description The price in price_currency, with its minor units ("49.00"); null when created with amount
+             * @example 49.00
+             */
+            price_amount: string | null;
+            /** @description USD or EUR; null when created with amount */
+            price_currency: ("USD" | "EUR") | null;
+            /**
+             * @description The locked rate: units of currency per one unit of price_currency, 18 significant digits. amount = price_amount × the exact feed ratio, rounded up to the currency's decimals
+             * @example 0.000399980800921555765
+             */
+            rate: string | null;
+            /**
+             * @description Where the rate came from: chainlink:<network>:<feed>@<round id>[+EUR/USD@<round id>], or test:fixed:<feed>[+EUR/USD] (test invoices without configured feeds)
+             * @example chainlink:ethereum:ETH/USD@110680464442257320247
+             */
+            rate_source: string | null;
+            /** @description When the rate was observed: the oldest feed round's update time (or the creation time for test:fixed) */
+            rate_at: string | null;
         } & components["schemas"]["CurrencyNetworkPair"];
         Payment: {
             /** @example pay_3kTz9QwErTyUiOpAsDfGhJkL */
@@ -748,6 +807,29 @@ export interface components {
             detected_at: string;
             confirmed_at: string | null;
         };
+        /** @description Either `amount`, or `price_amount` with `price_currency`: exactly one of the two */
+        AmountOrPrice: components["schemas"]["PricedInCrypto"] | components["schemas"]["PricedInFiat"];
+        /** @description `amount` in `currency` */
+        PricedInCrypto: {
+            /**
+             * @description Decimal string, > 0, at most the currency's decimals (USDT/USDC 6, ETH 18, BTC 8)
+             * @example 49.99
+             */
+            amount: string;
+        };
+        /** @description `price_amount` in `price_currency`, converted to `amount` at a locked rate */
+        PricedInFiat: {
+            /**
+             * @description The price in price_currency: a decimal string, > 0, at most 2 decimals. Converted to amount at the rate locked at creation (rounded up)
+             * @example 49.00
+             */
+            price_amount: string;
+            /**
+             * @description The currency of price_amount
+             * @enum {string}
+             */
+            price_currency: "USD" | "EUR";
+        };
         /**
          * @example {
          *       "amount": "49.99",
@@ -765,13 +847,30 @@ export interface components {
          *       },
          *       "expires_in": 1800
          *     }
+         * @example {
+         *       "price_amount": "49.00",
+         *       "price_currency": "USD",
+         *       "currency": "ETH",
+         *       "network": "ethereum",
+         *       "order_id": "order_1002"
+         *     }
          */
         CreateInvoiceRequest: {
             /**
              * @description Decimal string, > 0, at most the currency's decimals (USDT/USDC 6, ETH 18, BTC 8)
              * @example 49.99
              */
-            amount: string;
+            amount?: string;
+            /**
+             * @description The price in price_currency: a decimal string, > 0, at most 2 decimals. Converted to amount at the rate locked at creation (rounded up)
+             * @example 49.00
+             */
+            price_amount?: string;
+            /**
+             * @description The currency of price_amount
+             * @enum {string}
+             */
+            price_currency?: "USD" | "EUR";
             /** @enum {string} */
             currency: "USDT" | "USDC" | "ETH" | "BTC";
             /** @enum {string} */
@@ -798,7 +897,7 @@ export interface components {
              * @default 3600
              */
             expires_in?: number;
-        } & components["schemas"]["CurrencyNetworkPair"];
+        } & (components["schemas"]["CurrencyNetworkPair"] & components["schemas"]["AmountOrPrice"]);
         /** @description No fields; an empty body or {} */
         EmptyRequest: Record<string, never>;
         EventList: {
@@ -844,7 +943,12 @@ export interface components {
          *           "amount_received": "49.99",
          *           "payment_exception": null,
          *           "redirect_url": null,
-         *           "payments": []
+         *           "payments": [],
+         *           "price_amount": null,
+         *           "price_currency": null,
+         *           "rate": null,
+         *           "rate_source": null,
+         *           "rate_at": null
          *         }
          *       }
          *     }
@@ -869,6 +973,42 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        /**
+         * @example {
+         *       "object": "rate",
+         *       "environment": "live",
+         *       "currency": "ETH",
+         *       "price_currency": "USD",
+         *       "rate": "0.000399980800921555765",
+         *       "price_per_unit": "2500.12",
+         *       "rate_source": "chainlink:ethereum:ETH/USD@110680464442257320247",
+         *       "rate_at": "2026-11-22T09:59:11.000Z"
+         *     }
+         */
+        Rate: {
+            /** @constant */
+            object: "rate";
+            /**
+             * @description The calling key's: test invoices may use the documented fixed rates
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            /** @enum {string} */
+            currency: "USDT" | "USDC" | "ETH" | "BTC";
+            /** @enum {string} */
+            price_currency: "USD" | "EUR";
+            /** @description Units of currency per one unit of price_currency (18 significant digits), as a create would lock it now */
+            rate: string;
+            /** @description price_currency per one unit of currency (18 significant digits), for display */
+            price_per_unit: string;
+            /** @description chainlink:<network>:<feed>@<round id>[+EUR/USD@<round id>], or test:fixed:<feed>[+EUR/USD] */
+            rate_source: string;
+            /**
+             * Format: date-time
+             * @description When the rate was observed: the oldest feed round's update time
+             */
+            rate_at: string;
         };
     };
     responses: never;
@@ -1397,7 +1537,7 @@ export interface operations {
                     } & components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable`: Service unavailable */
+            /** @description `rate_unavailable`: Rate unavailable; `service_unavailable`: Service unavailable */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -2799,6 +2939,228 @@ export interface operations {
                 content?: never;
             };
             /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getRate: {
+        parameters: {
+            query: {
+                /** @description The crypto currency the invoice would be paid in */
+                currency: "USDT" | "USDC" | "ETH" | "BTC";
+                /** @description The currency the invoice would be priced in */
+                price_currency: "USD" | "EUR";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve the rate a create would lock */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rate"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+            /** @description `missing_api_key`: Missing API key; `invalid_api_key`: Invalid API key; `revoked_api_key`: Revoked API key; `expired_api_key`: Expired API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+            /** @description `ip_not_allowed`: IP address not allowed; `plan_without_api_access`: Plan without API access; `missing_scope`: Missing scope */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticateInsufficientScope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Rate limit exceeded; `monthly_limit_exceeded`: Monthly request limit exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_unavailable`: Rate unavailable; `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        code?: unknown;
+                    } & components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    optionsGetRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    headGetRate: {
+        parameters: {
+            query: {
+                /** @description The crypto currency the invoice would be paid in */
+                currency: "USDT" | "USDC" | "ETH" | "BTC";
+                /** @description The currency the invoice would be priced in */
+                price_currency: "USD" | "EUR";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve the rate a create would lock */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `missing_api_key`: Missing API key; `invalid_api_key`: Invalid API key; `revoked_api_key`: Revoked API key; `expired_api_key`: Expired API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `ip_not_allowed`: IP address not allowed; `plan_without_api_access`: Plan without API access; `missing_scope`: Missing scope */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticateInsufficientScope"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: Rate limit exceeded; `monthly_limit_exceeded`: Monthly request limit exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfAuthenticated"];
+                    RateLimit: components["headers"]["RateLimitIfAuthenticated"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_unavailable`: Rate unavailable; `service_unavailable`: Service unavailable */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import QRCode from 'qrcode';
 import { CopyButton } from '@/components/copy-button';
+import { LocalTime } from '@/components/local-time';
 import { buttonClass } from '@/components/ui';
+import { formatFiat } from '@/lib/rates/format';
 import { hostedInvoice } from '@/lib/invoices/hosted';
 import { PayStatus } from './pay-status';
 
@@ -48,6 +50,16 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         <h1 className="mt-1 text-2xl font-bold" data-testid="amount">
           {invoice.amount} {invoice.currency}
         </h1>
+        {invoice.price ? (
+          <p className="mt-1 text-slate-800" data-testid="price">
+            <span className="font-semibold">{formatFiat(invoice.price.amount, invoice.price.currency)}</span> = {invoice.amount} {invoice.currency}
+            {payable ? (
+              <>
+                , rate locked until <LocalTime value={invoice.expires_at} />
+              </>
+            ) : null}
+          </p>
+        ) : null}
         {invoice.description ? <p className="mt-1 break-words text-slate-700" data-testid="description">{invoice.description}</p> : null}
         <p className="mt-1 text-sm text-slate-700">
           on <span data-testid="network">{invoice.networkName}</span>

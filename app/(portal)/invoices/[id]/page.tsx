@@ -6,7 +6,8 @@ import { LocalTime } from '@/components/local-time';
 import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
-import { INVOICE_ID_PATTERN } from '@/lib/invoices/schemas';
+import { INVOICE_ID_PATTERN, type InvoiceResource } from '@/lib/invoices/schemas';
+import { formatFiat } from '@/lib/rates/format';
 import { requirePage } from '@/lib/portal/context';
 import { can, forEnvironment } from '@/lib/teams/roles';
 import { InvoiceActions } from '../invoice-actions';
@@ -34,6 +35,17 @@ async function findInvoice(workspaceId: string, id: string) {
   return null;
 }
 
+/** Priced in fiat: the price and the rate locked at creation (docs/rates.md). */
+function priceRows(invoice: InvoiceResource): Array<[string, React.ReactNode]> {
+  if (invoice.price_amount === null || invoice.price_currency === null) return [];
+  return [
+    ['Price', <span key="pr" data-testid="price">{`${formatFiat(invoice.price_amount, invoice.price_currency)} ${invoice.price_currency}`}</span>],
+    ['Locked rate', <span key="ra" className="font-mono text-xs" data-testid="rate">{`${invoice.rate} ${invoice.currency} per ${invoice.price_currency}`}</span>],
+    ['Rate source', <span key="rs" className="break-all font-mono text-xs" data-testid="rate-source">{invoice.rate_source}</span>],
+    ['Rate observed', <LocalTime key="rt" value={invoice.rate_at} />],
+  ];
+}
+
 export default async function InvoicePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { workspace, role } = await requirePage('/invoices/[id]');
   const { id } = await params;
@@ -47,6 +59,7 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
     ['Status', <StatusBadge key="s" status={invoice.status} />],
     ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
     ['Amount', `${invoice.amount} ${invoice.currency}`],
+    ...priceRows(invoice),
     ['Pay amount', <CopyableValue key="pa" value={invoice.pay_amount} name="pay amount" />],
     ['Received', `${invoice.amount_received} ${invoice.currency}`],
     ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],

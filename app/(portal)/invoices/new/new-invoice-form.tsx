@@ -15,11 +15,14 @@ const EXPIRY_OPTIONS = [
 
 const selectClass = `mt-1 ${inputClass}`;
 
+type PricedIn = 'crypto' | 'USD' | 'EUR';
+
 /** Keeps every field after an error (useKeptForm); on success the action opens the new invoice's page. */
 /** `liveAllowed`: the role table lets this member create live invoices (the server checks again). */
 export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
   const [state, onSubmit, pending] = useKeptForm(createPortalInvoice);
   const [currency, setCurrency] = useState<Currency>('USDT');
+  const [pricedIn, setPricedIn] = useState<PricedIn>('crypto');
   const networks = CURRENCY_RULES[currency].networks;
   const [network, setNetwork] = useState<string>(networks[0] ?? '');
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
@@ -42,7 +45,28 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
         {liveAllowed ? null : <p className="mt-1 text-xs text-slate-600">Live invoices are for Owners and Admins of the workspace.</p>}
         <FieldError id="invoice-environment-error" message={errors.environment} />
       </fieldset>
-      <TextField name="amount" label="Amount" inputMode="decimal" required placeholder="49.99" autoComplete="off" error={errors.amount} hint="A decimal such as 49.99, in the currency below." />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          name="amount"
+          label="Amount"
+          inputMode="decimal"
+          required
+          placeholder="49.99"
+          autoComplete="off"
+          error={errors.amount ?? errors.price_amount ?? errors.price_currency}
+          hint={pricedIn === 'crypto' ? 'A decimal such as 49.99, in the currency below.' : `A price in ${pricedIn} such as 49.99, converted to the currency below at a rate locked for the invoice's life.`}
+        />
+        <div>
+          <label htmlFor="priced_in" className="block text-sm font-medium">
+            Priced in
+          </label>
+          <select id="priced_in" name="priced_in" value={pricedIn} onChange={(e) => setPricedIn(e.target.value as PricedIn)} className={selectClass}>
+            <option value="crypto">The currency below</option>
+            <option value="USD">US dollars (USD)</option>
+            <option value="EUR">Euros (EUR)</option>
+          </select>
+        </div>
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="currency" className="block text-sm font-medium">
