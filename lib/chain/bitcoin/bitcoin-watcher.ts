@@ -1,7 +1,7 @@
 import { env } from '../../env';
 import { rpcUrls } from '../networks';
 import {
-  confirmPayments,
+  applyRereads,
   countConfirmations,
   pendingMempoolPayments,
   pendingPayments,
@@ -10,6 +10,8 @@ import {
   revertPayments,
   rewindCursor,
   type Cursor,
+  type PendingPayment,
+  type Reread,
   type Transfer,
 } from '../settle';
 import type { ChainWatcher, WatcherLog } from '../watcher';
@@ -172,27 +174,25 @@ export class BitcoinWatcher implements ChainWatcher {
     const due = head + 1 - this.confirmations;
     if (due < 0) return;
     const payments = await pendingPayments(this.network, { to: BigInt(due) });
-    if (payments.length === 0) return;
-    const orphaned = await this.orphaned(payments);
-    await revertPayments(payments.filter((payment) => orphaned.has(payment.id)).map((payment) => payment.id));
-    await confirmPayments(payments.filter((payment) => !orphaned.has(payment.id)).map((payment) => payment.id), this.confirmations);
+    if (payments.length > 0) await applyRereads(this.network, await this.reread(payments), { confirmations: this.confirmations }, this.options.log);
   }
 
-  private async revertOrphaned(payments: Array<{ id: string; txHash: string; blockNumber: bigint; blockHash: string }>): Promise<void> {
-    if (payments.length === 0) return;
-    const orphaned = await this.orphaned(payments);
-    for (const payment of payments) {
-      if (orphaned.has(payment.id)) this.options.log?.({ level: 'warn', event: 'payment_reverted', network: this.network, tx_hash: payment.txHash });
-    }
-    await revertPayments([...orphaned]);
+  private async revertOrphaned(payments: PendingPayment[]): Promise<void> {
+    if (payments.length > 0) await applyRereads(this.network, await this.reread(payments), null, this.options.log);
   }
 
-  /** The ids of payments whose block is no longer the chain's at its height: one getblockhash per block. */
-  private async orphaned(payments: Array<{ id: string; blockNumber: bigint; blockHash: string }>): Promise<Set<string>> {
+  /**
+   * Each payment's block re-read at its height, one getblockhash per block: the same hash → same, another → gone
+   * (a reorganised-away transaction is recorded afresh where the rescan or the mempool finds it, so Bitcoin never
+   * reports moved).
+   */
+  private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const heights = [...new Set(payments.map((payment) => Number(payment.blockNumber)))];
     const answers = await this.rpc.batch(heights.map((height) => ({ method: 'getblockhash', params: [height] })));
     const canonical = new Map(heights.map((height, i) => [height, answers[i]!.error ? null : (answers[i]!.result as string)]));
-    return new Set(payments.filter((payment) => canonical.get(Number(payment.blockNumber)) !== payment.blockHash).map((payment) => payment.id));
+    return new Map(
+      payments.map((payment) => [payment, canonical.get(Number(payment.blockNumber)) === payment.blockHash ? { kind: 'same' } : { kind: 'gone' }]),
+    );
   }
 
   /** The outputs of a transaction that pay invoice addresses, as transfers (in a block, or in the mempool). */
