@@ -184,10 +184,14 @@ async function attribute(tx: Prisma.TransactionClient, paymentIds: string[]): Pr
 
 /**
  * Pending payments whose confirmations are reached and whose receipts were re-read (same block, success), in
- * one transaction of at most six statements: the payments confirmed; their processing invoices paid
- * (`invoice.paid`); their invoices still pending — included after expires_at — marked paid_late
- * (`invoice.paid_late`: the invoice stays expired, the merchant decides); unattributed ones reported
- * (`payment.unmatched`; decision: at confirmation, so a reorganised-away transfer never produces one).
+ * one transaction: the payments confirmed; their invoices credited by the rule that takes them
+ * (lib/invoices/state.ts) — confirm (processing) and confirm_underpaid (pending after a partial payment, this
+ * payment included before expires_at) → SETTLEMENT_OUTCOMES (`invoice.paid` when paid); confirm_late (included
+ * after expires_at: the invoice stays expired, `invoice.paid_late`, the merchant decides). The payments of one
+ * invoice confirmed together are credited as one sum. A linked payment that no rule takes (its invoice was paid
+ * or cancelled meanwhile) is unlinked: like an unattributed one it is reported (`payment.unmatched`; decision: at
+ * confirmation, so a reorganised-away transfer never produces one) and listed for the merchant to attach. So
+ * each confirmed payment is credited to one invoice, once, or listed as unmatched.
  */
 export async function confirmPayments(paymentIds: readonly string[], confirmations: number, now: Date = new Date()): Promise<void> {
   if (paymentIds.length === 0) return;
@@ -203,54 +207,72 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
     const position = new Map(paymentIds.map((id, index) => [id, index]));
     const ordered = confirmed.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
     const matched = ordered.filter((row) => row.invoice_id !== null).map((row) => row.id);
-    const unmatched = ordered.filter((row) => row.invoice_id === null).map((row) => row.id);
+    const credited = new Set<string>();
     if (matched.length > 0) {
-      // confirm (processing → SETTLEMENT_OUTCOMES) and confirm_late (included after expires_at: stays pending,
-      // paid_late). Payments to one address add up (Bitcoin): an invoice's payments confirmed together are credited
-      // as one sum. The outcome is computed on the locked row before the UPDATE (RETURNING sees the new amount_received).
-      const settled = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number }>>(
-        `WITH sums AS (
-           SELECT p.invoice_id, min(o.n) AS n, sum(p.amount) AS amount, (array_agg(p.tx_hash ORDER BY o.n DESC))[1] AS tx_hash
-             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
-            GROUP BY p.invoice_id),
+      // The invoices are locked first and read from the lock (their latest version); the outcome is computed
+      // before the UPDATE (RETURNING sees the new amount_received).
+      const batch = `batch AS (
+           SELECT o.n, p.id, p.invoice_id, p.amount, p.tx_hash, p.block_time
+             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id)`;
+      const settled = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number; payment_ids: string[] }>>(
+        `WITH ${batch},
+         locked AS (SELECT i.* FROM invoices i WHERE i.id IN (SELECT invoice_id FROM batch) ORDER BY i.id FOR UPDATE),
+         sums AS (
+           SELECT b.invoice_id, min(b.n) AS n, sum(b.amount) AS amount, (array_agg(b.tx_hash ORDER BY b.n DESC))[1] AS tx_hash,
+                  array_agg(b.id) AS payment_ids
+             FROM batch b JOIN locked i ON i.id = b.invoice_id
+            WHERE (${transitionWhere('confirm', { invoice: 'i.' })})
+               OR (${transitionWhere('confirm_underpaid', { invoice: 'i.', includedAt: 'b.block_time' })})
+            GROUP BY b.invoice_id),
          credit AS (
-           SELECT i.id, s.n, s.tx_hash, i.amount_received + s.amount AS total,
+           SELECT i.id, s.n, s.tx_hash, s.payment_ids, i.amount_received + s.amount AS total,
                   ${settlementOutcomeSql({ invoice: 'i.', total: 'i.amount_received + s.amount', tolerancePercent: tolerancePercentSql('i.') })} AS outcome
-             FROM sums s JOIN invoices i ON i.id = s.invoice_id
-            WHERE ${transitionWhere('confirm', { invoice: 'i.' })}
-            FOR UPDATE OF i),
+             FROM sums s JOIN locked i ON i.id = s.invoice_id),
          settled AS (
            UPDATE invoices i SET ${settlementAssignments({ outcome: 'c.outcome', total: 'c.total', txHash: 'c.tx_hash', now: '$2::timestamptz' })}
              FROM credit c
             WHERE i.id = c.id
-           RETURNING i.id, c.n, c.outcome)
-         SELECT id, outcome FROM settled ORDER BY n`,
+           RETURNING i.id, c.n, c.outcome, c.payment_ids)
+         SELECT id, outcome, payment_ids FROM settled ORDER BY n`,
         matched,
         now,
       );
       await recordSettlementOutcomeEvents(tx, settled, now);
-      const late = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-        `WITH late AS (
-           UPDATE invoices i SET amount_received = i.amount_received + p.amount, payment_exception = $2
-             FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN payments p ON p.id = o.id
-            WHERE i.id = p.invoice_id AND ${transitionWhere('confirm_late', { invoice: 'i.' })} AND i.id <> ALL($3::text[])
-           RETURNING i.id, o.n)
-         SELECT id FROM late ORDER BY n`,
+      for (const row of settled) for (const id of row.payment_ids) credited.add(id);
+      // Late payments not credited above (an invoice this statement left underpaid is pending again, but its
+      // payments were credited by it): summed per invoice, as above.
+      const late = await tx.$queryRawUnsafe<Array<{ id: string; payment_ids: string[] }>>(
+        `WITH ${batch},
+         sums AS (
+           SELECT b.invoice_id, min(b.n) AS n, sum(b.amount) AS amount, min(b.block_time) AS included_at, array_agg(b.id) AS payment_ids
+             FROM batch b WHERE b.id <> ALL($3::text[])
+            GROUP BY b.invoice_id),
+         late AS (
+           UPDATE invoices i SET amount_received = i.amount_received + s.amount, payment_exception = $2
+             FROM sums s
+            WHERE i.id = s.invoice_id AND ${transitionWhere('confirm_late', { invoice: 'i.', includedAt: 's.included_at' })}
+           RETURNING i.id, s.n, s.payment_ids)
+         SELECT id, payment_ids FROM late ORDER BY n`,
         matched,
         INVOICE_TRANSITIONS.confirm_late.exception,
-        // Invoices this confirmation just settled (an underpaid one is pending again): not late.
-        settled.map((row) => row.id),
+        [...credited],
       );
       await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), INVOICE_TRANSITIONS.confirm_late.event, now);
+      for (const row of late) for (const id of row.payment_ids) credited.add(id);
     }
-    await recordUnmatchedPaymentEvents(tx, unmatched, now);
+    // Linked but taken by no rule: the invoice is no longer payable (paid or cancelled meanwhile).
+    const uncredited = matched.filter((id) => !credited.has(id));
+    if (uncredited.length > 0) await tx.$executeRaw`UPDATE payments SET invoice_id = NULL WHERE id = ANY(${uncredited}::text[])`;
+    const unmatched = new Set([...ordered.filter((row) => row.invoice_id === null).map((row) => row.id), ...uncredited]);
+    await recordUnmatchedPaymentEvents(tx, ordered.map((row) => row.id).filter((id) => unmatched.has(id)), now);
   }, TRANSACTION_OPTIONS);
 }
 
 /**
- * Pending payments whose block was reorganised away (or whose transaction failed), in one transaction: the
- * payments reverted; their processing invoices back to pending (reading expired when past expires_at), and
- * `invoice.payment_reverted` for every invoice that had one of them.
+ * Pending payments whose block was reorganised away (or whose transaction failed, or that left the mempool
+ * unmined), in one transaction: the payments reverted; their processing invoices back to pending (reading
+ * expired when past expires_at) unless another of their on-time payments is still pending (the revert rule's
+ * guard: money is still in flight), and `invoice.payment_reverted` for every invoice that had one of them.
  */
 export async function revertPayments(paymentIds: readonly string[], now: Date = new Date()): Promise<void> {
   if (paymentIds.length === 0) return;
@@ -266,11 +288,13 @@ export async function revertPayments(paymentIds: readonly string[], now: Date = 
     );
     const invoiceIds = [...new Set(rows.map((row) => row.invoice_id))];
     if (invoiceIds.length === 0) return;
+    // A separate statement: its guard sees the payments reverted above.
     await tx.$executeRawUnsafe(
-      `UPDATE invoices SET status = ${transitionToSql('revert')} WHERE id = ANY($1::text[]) AND ${transitionWhere('revert')}`,
+      `UPDATE invoices i SET status = ${transitionToSql('revert')} WHERE i.id = ANY($1::text[]) AND ${transitionWhere('revert', { invoice: 'i.' })}`,
       invoiceIds,
     );
-    // Every invoice that had one of them is told, whatever its state (a late payment's invoice stays pending).
+    // Every invoice that had one of them is told, whatever its state (a late payment's invoice stays pending,
+    // one with another payment in flight stays processing).
     await recordSettlementInvoiceEvents(tx, invoiceIds, INVOICE_TRANSITIONS.revert.event, now);
   }, TRANSACTION_OPTIONS);
 }

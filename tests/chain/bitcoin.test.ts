@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { setWallet } from '@/lib/wallets/wallets';
+import { attachPayment, listUnmatchedPayments } from '@/lib/chain/unmatched';
 import { rpcCallCounter } from '@/lib/chain/evm/client';
 import { parseBip21, sendBitcoin } from '../../scripts/chain/bitcoin-node';
 import { bitcoin, bitcoinWatcher, freshVpub, mine, payBitcoin, reorg } from '../support/bitcoin';
@@ -131,6 +132,118 @@ describe('Bitcoin invoices', () => {
     const reverted = await read(account.secret, dropped.id);
     expect(reverted.status).toBe('pending');
     expect(reverted.payments[0]).toMatchObject({ status: 'reverted' });
+  });
+
+  it('a partial payment confirming while another is in flight: the second one settles the invoice, never late', async () => {
+    const account = await liveAccount();
+    const invoice = await createInvoice(account.secret, '0.003');
+    const w = bitcoinWatcher();
+    await w.tick();
+    await payBitcoin(invoice.payment_uri, '0.001');
+    await mine(1);
+    await payBitcoin(invoice.payment_uri, '0.002');
+    await mine(1);
+    // The first has its 2 confirmations, the second 1: the first is credited alone (short → payable again).
+    await w.tick();
+    const partly = await read(account.secret, invoice.id);
+    expect(partly).toMatchObject({ status: 'pending', payment_exception: 'underpaid', amount_received: '0.001' });
+    expect(partly.payments.map((payment: { status: string }) => payment.status)).toEqual(['confirmed', 'pending']);
+    await mine(1);
+    await w.tick();
+    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
+  });
+
+  it('a payment confirming onto an invoice cancelled meanwhile is unlinked and listed as unmatched, not lost', async () => {
+    const account = await liveAccount();
+    const invoice = await createInvoice(account.secret, '0.003');
+    const w = bitcoinWatcher();
+    await w.tick();
+    await payBitcoin(invoice.payment_uri, '0.001');
+    await mine(1);
+    const second = await payBitcoin(invoice.payment_uri, '0.002');
+    await mine(1);
+    await w.tick();
+    // Underpaid and payable again, so the merchant may cancel it while the second payment still confirms.
+    expect((await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: account.secret })).status).toBe(200);
+    await mine(1);
+    await w.tick();
+    const cancelled = await read(account.secret, invoice.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', amount_received: '0.001' });
+    expect(cancelled.payments).toHaveLength(1);
+    expect((await listUnmatchedPayments(account.workspace.id)).map((payment) => `${payment.txHash} ${payment.amount}`)).toEqual([`${second} 0.002`]);
+    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.cancelled', 'payment.unmatched']);
+  });
+
+  it('a reverted payment leaves the invoice processing while another of its payments is still in flight', async () => {
+    const account = await liveAccount();
+    const invoice = await createInvoice(account.secret, '0.003');
+    const w = bitcoinWatcher();
+    await w.tick();
+    await payBitcoin(invoice.payment_uri);
+    await w.tick();
+    await mine(1);
+    await w.tick();
+    await payBitcoin(invoice.payment_uri, '0.0005');
+    await w.tick();
+    expect((await read(account.secret, invoice.id)).payments).toHaveLength(2);
+    // The block goes: the first payment is reverted, then recorded again from the mempool (the same row); the
+    // second, only in the mempool, is dropped. At no point is the invoice without a payment in flight.
+    await reorg(1);
+    await w.tick();
+    const afterReorg = await read(account.secret, invoice.id);
+    expect(afterReorg.status).toBe('processing');
+    expect(afterReorg.payments.map((payment: { status: string; amount: string }) => `${payment.status} ${payment.amount}`).sort()).toEqual([
+      'pending 0.003',
+      'reverted 0.0005',
+    ]);
+    expect(await eventTypes(account.workspace.id)).toEqual([
+      'invoice.created',
+      'invoice.processing',
+      'invoice.payment_reverted',
+      'invoice.payment_reverted',
+    ]);
+    await mine(2);
+    await w.tick();
+    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
+  });
+
+  it('payments to the address of a paid or cancelled invoice are unmatched, listed for the merchant; late ones are paid_late', async () => {
+    const account = await liveAccount();
+    const paid = await createInvoice(account.secret);
+    const cancelled = await createInvoice(account.secret);
+    const late = await createInvoice(account.secret);
+    const open = await createInvoice(account.secret, '0.0009');
+    expect((await call('POST', `/v1/invoices/${cancelled.id}/cancel`, { key: account.secret })).status).toBe(200);
+    const w = bitcoinWatcher();
+    await w.tick();
+    await payBitcoin(paid.payment_uri);
+    await mine(2);
+    await w.tick();
+    expect((await read(account.secret, paid.id)).status).toBe('paid');
+    // Expired a moment ago, inside the monitoring window: as on the EVM networks, a payment then is paid_late.
+    await db().invoice.update({ where: { id: late.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const again = await payBitcoin(paid.payment_uri, '0.0004');
+    const toCancelled = await payBitcoin(cancelled.payment_uri, '0.0009');
+    await payBitcoin(late.payment_uri);
+    await mine(2);
+    await w.tick();
+    expect(await read(account.secret, paid.id)).toMatchObject({ status: 'paid', amount_received: '0.0015' });
+    expect(await read(account.secret, cancelled.id)).toMatchObject({ status: 'cancelled', amount_received: '0', payments: [] });
+    expect(await read(account.secret, late.id)).toMatchObject({ status: 'expired', payment_exception: 'paid_late', amount_received: '0.0015' });
+    const unmatched = await listUnmatchedPayments(account.workspace.id);
+    expect(unmatched.map((payment) => `${payment.txHash} ${payment.amount} ${payment.to}`).sort()).toEqual(
+      [`${again} 0.0004 ${paid.pay_address}`, `${toCancelled} 0.0009 ${cancelled.pay_address}`].sort(),
+    );
+    const types = await eventTypes(account.workspace.id);
+    expect(types.filter((type) => type === 'payment.unmatched')).toHaveLength(2);
+    expect(types.filter((type) => type === 'invoice.paid_late')).toHaveLength(1);
+    // Nobody else sees them; the merchant can attach one to an open Bitcoin invoice, once.
+    const stranger = await liveAccount();
+    expect(await listUnmatchedPayments(stranger.workspace.id)).toEqual([]);
+    const attached = unmatched.find((payment) => payment.txHash === toCancelled)!;
+    expect(await attachPayment(account.workspace.id, attached.id, open.id)).toMatchObject({ status: 'paid', paymentException: null });
+    await expect(attachPayment(account.workspace.id, attached.id, open.id)).rejects.toThrow(/No unmatched payment/);
   });
 
   it('a watcher stopped mid-range resumes where it committed: nothing missed, nothing recorded twice', async () => {
