@@ -74,7 +74,10 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   const row = await rowByToken(token);
   if (!row) return null;
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
-  const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
+  const inFlight = invoice.payments.filter((payment) => payment.status === 'pending');
+  // A further payment still confirming after a partial one left the invoice pending (Bitcoin; it is credited when
+  // it confirms, docs/settlement.md): the payer sees it detected, and only what nothing in flight covers as due.
+  const status = invoice.status === 'pending' && inFlight.length > 0 ? 'processing' : invoice.status;
   const required = isEvmNetwork(invoice.network)
     ? confirmations(invoice.network)
     : invoice.network === 'tron'
@@ -83,11 +86,14 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
         ? bitcoinConfirmations()
         : null;
   // Payments to an invoice's own address add up (Bitcoin): after a partial one, the page asks for the rest.
-  const due = invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid' ? remainingDue(invoice.amount, invoice.amount_received) : null;
+  const due =
+    invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid'
+      ? remainingDue(invoice.amount, [invoice.amount_received, ...inFlight.map((payment) => payment.amount)])
+      : null;
   return {
-    status: invoice.status,
-    confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,
-    confirmations_required: invoice.status === 'processing' ? required : null,
+    status,
+    confirmations: status === 'processing' && inFlight[0] ? inFlight[0].confirmations : null,
+    confirmations_required: status === 'processing' ? required : null,
     expires_at: invoice.expires_at,
     redirect_url: invoice.status === 'paid' ? invoice.redirect_url : null,
     workspaceName: row.workspace_name,
@@ -109,9 +115,9 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   };
 }
 
-/** amount − received in base units (exact), as a decimal string; null when nothing is left. */
-function remainingDue(amount: string, received: string): string | null {
-  const rest = toBaseUnits(amount, 8) - toBaseUnits(received, 8);
+/** amount − what was received or is in flight, in base units (exact), as a decimal string; null when nothing is left. */
+function remainingDue(amount: string, covered: string[]): string | null {
+  const rest = covered.reduce((left, value) => left - toBaseUnits(value, 8), toBaseUnits(amount, 8));
   return rest > 0n ? fromBaseUnits(rest, 8) : null;
 }
 

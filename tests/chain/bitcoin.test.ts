@@ -148,6 +148,14 @@ describe('Bitcoin invoices', () => {
     const partly = await read(account.secret, invoice.id);
     expect(partly).toMatchObject({ status: 'pending', payment_exception: 'underpaid', amount_received: '0.001' });
     expect(partly.payments.map((payment: { status: string }) => payment.status)).toEqual(['confirmed', 'pending']);
+    // The payer's page shows the second payment detected, and nothing more due (it covers the rest).
+    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({
+      status: 'processing',
+      confirmations: 1,
+      confirmations_required: 2,
+      amount_received: '0.001',
+      amount_due: null,
+    });
     await mine(1);
     await w.tick();
     expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
