@@ -19,13 +19,19 @@ process.env.E2E_BITCOIN_PORT ??= pickFreePort();
 process.env.E2E_TRON_PORT ??= pickFreePort();
 process.env.E2E_TLS_DIR ??= path.join(os.tmpdir(), `invoicing-e2e-tls-${process.env.E2E_PORT}`);
 
+// Specs that pay on, mine or read the local chains (EVM, the TRON façade, Bitcoin regtest, the price feeds).
+const CHAIN_SPECS = /(live-payment|tron-payment|bitcoin-payment|fiat-price)\.spec\.ts$/;
+
 // Debian's Chromium on these machines (Playwright cannot download browsers here); Playwright's own elsewhere.
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
-  workers: 1,
+  // Two files at a time (E2E_WORKERS): most of a spec's time is spent waiting on the server, the worker or the
+  // chain. The specs that drive the shared local chains run one at a time (project `chain`): one spec mining
+  // blocks would confirm another's payment before it saw the payment pending.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
@@ -41,7 +47,10 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chain', testMatch: CHAIN_SPECS, workers: 1, use: { browserName: 'chromium' } },
+    { name: 'portal', testIgnore: CHAIN_SPECS, use: { browserName: 'chromium' } },
+  ],
   webServer: {
     command: 'npx tsx e2e/server.ts',
     url: `${baseURL}/api/health`,

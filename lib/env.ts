@@ -25,7 +25,7 @@ const EnvSchema = z.object({
   // Connections of each of the API's two hot-path clients (lib/db.ts). Few, because postgres.js pipelines
   // statements on them: 2–3 gave the lowest database CPU per request (docs/benchmarks.md).
   DATABASE_HOT_PATH_CONNECTIONS: z.coerce.number().int().min(1).default(3),
-  // Portal sessions. Unset secret: one is generated into .data/auth-secret (lib/auth/secret.ts).
+  // Portal sessions. Unset secret: one is generated into .data/auth-secret (lib/auth/session-secret.ts).
   NEXTAUTH_SECRET: z.string().trim().min(1).optional(),
   AUTH_SECRET_DIR: z.string().min(1).optional(),
   // Optional GitHub sign-in: on only when both are set.

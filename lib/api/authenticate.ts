@@ -1,7 +1,8 @@
 import { AppError } from '../errors';
 import { clientAddress } from '../http/client-address';
-import { authorizeApiKey, type Authorization, type FusedRead, type KeyIdentity } from '../keys/authorize';
-import { parseSecret } from '../keys/secret';
+import { authorizeApiKey, type Authorization, type KeyIdentity } from '../keys/authorize';
+import type { TenantRead } from '../tenant-read';
+import { parseSecret } from '../keys/api-key-secret';
 import { planWithoutApiAccessMessage } from '../plans';
 import { missingScopeMessage, type Scope } from '../scopes';
 import { rateLimitHeaders, retryAfterSeconds, secondsUntilNextMonth } from './rate-limit-headers';
@@ -34,7 +35,7 @@ export async function authenticateRequest(
     scope: Scope | null;
     exemptFromMonthlyLimit: boolean;
     now: Date;
-    read?: FusedRead | null;
+    read?: TenantRead<unknown> | null;
     /** Set as soon as the key is known (even when the request is then refused): the request log's key. */
     seen?: { identity: KeyIdentity | null };
   },

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors';
 import type { IdempotencyClaim } from '../idempotency/record';
-import type { AuthorizedKey, FusedRead } from '../keys/authorize';
+import type { AuthorizedKey } from '../keys/authorize';
 import type { Scope } from '../scopes';
+import type { TenantRead } from '../tenant-read';
 
 export type HttpMethod = 'GET' | 'POST';
 
-export interface EndpointContext<Params, Query, Body> {
+export interface EndpointContext<Params, Query, Body, Read> {
   key: AuthorizedKey;
   /** Requests counted this month, including this one when it was counted. */
   monthlyRequests: number;
@@ -15,8 +16,8 @@ export interface EndpointContext<Params, Query, Body> {
   body: Body;
   requestId: string;
   now: Date;
-  /** The result of the endpoint's `prefetch`, when it made one (undefined otherwise). */
-  prefetched?: unknown;
+  /** The answer of the endpoint's `read`, made in the authentication statement (undefined without one). */
+  read: Read;
   /**
    * A POST's Idempotency-Key: the statement that takes effect must store it (lib/idempotency/record.ts), so
    * the effect and its stored response commit together. null without the header.
@@ -33,6 +34,7 @@ export interface Endpoint<
   Query extends z.ZodType = z.ZodType,
   Body extends z.ZodType = z.ZodType,
   Result extends z.ZodType = z.ZodType,
+  Read = undefined,
 > {
   operationId: string;
   method: HttpMethod;
@@ -53,11 +55,11 @@ export interface Endpoint<
   /** Error codes specific to this operation, beyond the ones every authenticated operation can return. */
   errors: ErrorCode[];
   /**
-   * A read to answer in the authentication statement (one round trip in all), from the validated path
-   * parameters and query; null when they cannot name anything (the handler then decides, e.g. 404 without a read).
+   * The operation's one read, from the validated path parameters and query: the authentication statement
+   * answers it (one round trip in all), bounded by the key's tenant, and the handler gets its answer as `read`.
    */
-  prefetch?: (inputs: { params: z.output<Params>; query: z.output<Query>; now: Date }) => FusedRead | null;
-  handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<z.input<Result>>;
+  read?: (inputs: { params: z.output<Params>; query: z.output<Query>; now: Date }) => TenantRead<Read>;
+  handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>, Read>) => Promise<z.input<Result>> | z.input<Result>;
   /**
    * POST with an effect: renders the row its statement stored with the Idempotency-Key record as the response
    * body, as of the request's time (a replay answers exactly what the first request did).
@@ -65,12 +67,12 @@ export interface Endpoint<
   renderStored?: (snapshot: unknown, at: Date) => z.input<Result>;
 }
 
-export function defineEndpoint<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType, Result extends z.ZodType>(
-  endpoint: Endpoint<Params, Query, Body, Result>,
-): Endpoint<Params, Query, Body, Result> {
+export function defineEndpoint<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType, Result extends z.ZodType, Read = undefined>(
+  endpoint: Endpoint<Params, Query, Body, Result, Read>,
+): Endpoint<Params, Query, Body, Result, Read> {
   return endpoint;
 }
 
 // Endpoints of any shape, for registries.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handler parameter types vary per endpoint; contravariance needs `any` here
-export type AnyEndpoint = Endpoint<any, any, any, any>;
+export type AnyEndpoint = Endpoint<any, any, any, any, any>;

@@ -9,6 +9,7 @@ import { logRequest } from '../request-log/writer';
 import { parseJsonText, readBodyText } from './body';
 import type { AnyEndpoint, EndpointContext } from './endpoint';
 import type { IdempotencyClaim } from '../idempotency/record';
+import { tenantOfKey } from '../tenant';
 import { runIdempotently, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency';
 import { problemBody, problemResponse } from './problem';
 import { newRequestId } from './request-id';
@@ -67,7 +68,7 @@ function parseBody(endpoint: AnyEndpoint, text: Outcome<string | undefined>, con
 }
 
 /** Runs the handler; domain refusals (404, 409, 422) become a stored outcome, anything else propagates. */
-async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unknown, unknown>): Promise<StoredResponse> {
+async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unknown, unknown, unknown>): Promise<StoredResponse> {
   try {
     return { status: endpoint.successStatus, body: JSON.stringify(await endpoint.handler(ctx)) };
   } catch (error) {
@@ -81,7 +82,7 @@ async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unkn
 /**
  * The one wrapper every /v1 operation goes through: authenticate and meter (steps 1–6), validate (step 7),
  * run the handler — at most once per Idempotency-Key on POST — and turn any error into a problem response.
- * Unknown errors become a bare 500/503 with no details. An endpoint's `prefetch` read travels in the
+ * Unknown errors become a bare 500/503 with no details. An endpoint's `read` travels in the
  * authentication statement; the handler sees it only after every check of steps 1–7 has passed.
  */
 export function withApiKey(endpoint: AnyEndpoint): RouteHandler {
@@ -126,7 +127,7 @@ async function handle(endpoint: AnyEndpoint, request: Request, context: RouteCon
       now,
       // A literal, not `{ ...location.value, now }`: V8 gives a spread copy a map outside the transition tree,
       // so adding `now` to it made a fresh hidden class on every request (--log-maps).
-      read: location.ok ? endpoint.prefetch?.({ params: location.value.params, query: location.value.query, now }) : null,
+      read: location.ok ? endpoint.read?.({ params: location.value.params, query: location.value.query, now }) : null,
       seen,
     });
     headers = auth.headers;
@@ -134,16 +135,16 @@ async function handle(endpoint: AnyEndpoint, request: Request, context: RouteCon
     if (!location.ok) throw location.error;
     const { params, query } = location.value;
     const { body, rawBody } = parseBody(endpoint, text, request.headers.get('content-type'));
-    const { key, monthlyRequests, read: prefetched } = auth.authorization;
+    const { key, monthlyRequests, read } = auth.authorization;
     const run = (idempotency: IdempotencyClaim | null) =>
-      execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, prefetched, idempotency });
+      execute(endpoint, { key, monthlyRequests, params, query, body, requestId, now, read, idempotency });
 
     const idempotencyKey = endpoint.method === 'POST' ? readIdempotencyKey(request.headers) : null;
     if (!idempotencyKey) return storedResponse(await run(null), requestId, headers);
-    const scope = { workspaceId: key.workspace.id, environment: key.environment, key: idempotencyKey };
+    const tenantKey = { ...tenantOfKey(key), key: idempotencyKey };
     const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
     const options = { status: endpoint.successStatus, at: now, render: endpoint.renderStored };
-    const outcome = await runIdempotently(scope, fingerprint, options, run);
+    const outcome = await runIdempotently(tenantKey, fingerprint, options, run);
     return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
   } catch (error) {
     return errorResponse(error, requestId, headers);

@@ -3,7 +3,7 @@ import { db, durableSql, runStatement } from '../db';
 import { isDatabaseUnavailable } from '../db-unavailable';
 import { AppError } from '../errors';
 import { isIdempotencyConflict, type IdempotencyClaim } from '../idempotency/record';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 
 /**
  * Idempotency-Key for POST requests, with PostgreSQL as the source of truth so it holds across instances
@@ -24,9 +24,8 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const RETENTION_HOURS = 24;
 const PRUNE_PROBABILITY = 0.01;
 
-export interface IdempotencyScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
+/** An idempotency key, which is unique within its tenant. */
+export interface TenantIdempotencyKey extends Tenant {
   key: string;
 }
 
@@ -76,7 +75,7 @@ interface RecordRow {
  * version of this code, are deleted in the same statement so that the operation's INSERT of the record can
  * succeed. Uncommitted records of requests in progress are invisible here and untouched.
  */
-async function lookUp(scope: IdempotencyScope): Promise<RecordRow | null> {
+async function lookUp(tenantKey: TenantIdempotencyKey): Promise<RecordRow | null> {
   const rows = await runStatement<RecordRow>(
     durableSql(),
     `WITH expired AS (
@@ -86,20 +85,20 @@ async function lookUp(scope: IdempotencyScope): Promise<RecordRow | null> {
       SELECT request_hash, response_status, response_body, response_snapshot, response_at FROM idempotency_records
        WHERE workspace_id = $1 AND environment = $2::"Environment" AND key = $3
          AND created_at > now() - make_interval(hours => $4::int) AND response_status IS NOT NULL`,
-    [scope.workspaceId, scope.environment, scope.key, RETENTION_HOURS],
+    [tenantKey.workspaceId, tenantKey.environment, tenantKey.key, RETENTION_HOURS],
   );
   return rows[0] ?? null;
 }
 
 /** Stores a response that had no effect to commit with (a refusal); false when a record exists already (kept as it is). */
-async function storeWithoutEffect(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<boolean> {
+async function storeWithoutEffect(tenantKey: TenantIdempotencyKey, fingerprint: string, response: StoredResponse): Promise<boolean> {
   const rows = await runStatement(
     durableSql(),
     `INSERT INTO idempotency_records (workspace_id, environment, key, request_hash, response_status, response_body, created_at)
      VALUES ($1, $2::"Environment", $3, $4, $5::int, $6, now())
      ON CONFLICT (workspace_id, environment, key) DO NOTHING
      RETURNING 1`,
-    [scope.workspaceId, scope.environment, scope.key, fingerprint, response.status, response.body],
+    [tenantKey.workspaceId, tenantKey.environment, tenantKey.key, fingerprint, response.status, response.body],
   );
   return rows.length > 0;
 }
@@ -133,7 +132,7 @@ const UNAVAILABLE_PAUSE_MS = 50;
  * effect and returns the response; if it throws, nothing is stored and the error propagates (5xx are never stored).
  */
 export async function runIdempotently(
-  scope: IdempotencyScope,
+  tenantKey: TenantIdempotencyKey,
   fingerprint: string,
   options: { status: number; at: Date; render?: RenderStored },
   execute: (claim: IdempotencyClaim) => Promise<StoredResponse>,
@@ -146,7 +145,7 @@ export async function runIdempotently(
   for (let round = 1; ; round++) {
     let record: RecordRow | null;
     try {
-      record = await lookUp(scope);
+      record = await lookUp(tenantKey);
     } catch (error) {
       await retryUnavailable(error);
       continue;
@@ -154,7 +153,7 @@ export async function runIdempotently(
     if (record) return replay(record, fingerprint, options.render);
     if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
 
-    const claim: IdempotencyClaim = { ...scope, fingerprint, status: options.status, at: options.at, recorded: false };
+    const claim: IdempotencyClaim = { ...tenantKey, fingerprint, status: options.status, at: options.at, recorded: false };
     let response: StoredResponse;
     try {
       response = await execute(claim);
@@ -165,7 +164,7 @@ export async function runIdempotently(
       continue;
     }
     if (claim.recorded || response.status >= 500) return { replayed: false, response };
-    if (await storeWithoutEffect(scope, fingerprint, response)) return { replayed: false, response };
+    if (await storeWithoutEffect(tenantKey, fingerprint, response)) return { replayed: false, response };
     // A record appeared meanwhile (a concurrent request with this key took effect or stored its refusal).
     if (round >= MAX_ROUNDS) throw new AppError('idempotency_key_in_use', 'Requests with this Idempotency-Key keep racing. Retry shortly');
   }

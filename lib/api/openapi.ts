@@ -4,7 +4,7 @@ import { SCOPE_DESCRIPTIONS } from '../scopes';
 import type { AnyEndpoint } from './endpoint';
 import { ENDPOINTS } from './endpoints';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
-import { converter, type Converter, type JsonSchema } from './json-schema';
+import { converter, type Converter, type JsonSchema } from './zod-to-json-schema';
 import { ERRORS_PAGE_PATH, problemTypeUri, ProblemSchema } from './problem';
 import { EventResource } from '../events/schemas';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../events/types';

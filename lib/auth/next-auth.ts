@@ -7,7 +7,7 @@ import { githubOAuth, publicUrl } from '../env';
 import { clientAddress } from '../http/client-address';
 import { verifyCredentials } from './credentials';
 import { LINK_INTENT_COOKIE, resolveOAuthSignIn } from './oauth';
-import { authSecret } from './secret';
+import { authSecret } from './session-secret';
 import { db } from '../db';
 import { createSession, revokeSession, SESSION_MAX_AGE_SECONDS, sessionState } from './sessions';
 

@@ -1,19 +1,20 @@
 import { AppError } from '../errors';
 import { toEventResource } from './serialize';
-import { selectEvent, selectEventPage, type EventScope } from './store';
+import { selectEvent, selectEventPage } from './store';
+import type { Tenant } from '../tenant';
 import { EVENT_ID_PATTERN, type ListEventsQuery } from './schemas';
 
 const NOT_FOUND_MESSAGE = 'No event with this id exists in this workspace and environment';
 
-export async function getEvent(scope: EventScope, id: string) {
-  const row = EVENT_ID_PATTERN.test(id) ? await selectEvent(scope, id) : null;
+export async function getEvent(tenant: Tenant, id: string) {
+  const row = EVENT_ID_PATTERN.test(id) ? await selectEvent(tenant, id) : null;
   if (!row) throw new AppError('event_not_found', NOT_FOUND_MESSAGE);
   return toEventResource(row);
 }
 
 /** Newest first; `starting_after` must name an event of this workspace and environment. */
-export async function listEvents(scope: EventScope, query: ListEventsQuery) {
-  const { rows, cursorFound } = await selectEventPage(scope, {
+export async function listEvents(tenant: Tenant, query: ListEventsQuery) {
+  const { rows, cursorFound } = await selectEventPage(tenant, {
     type: query.type ?? null,
     cursor: query.starting_after ?? null,
     take: query.limit + 1,

@@ -1,6 +1,8 @@
 import { meteringSql, runStatement, type Prisma } from '../db';
 import { newId } from '../ids';
-import type { KeyEnvironment } from '../keys/secret';
+import { eventInsertSql } from './insert-sql';
+import type { KeyEnvironment } from '../keys/api-key-secret';
+import type { Tenant } from '../tenant';
 import type { EventType } from './types';
 
 /**
@@ -11,10 +13,8 @@ import type { EventType } from './types';
  * transaction.
  */
 
-export interface EventRow {
+export interface EventRow extends Tenant {
   id: string;
-  workspaceId: string;
-  environment: KeyEnvironment;
   type: EventType;
   snapshot: unknown;
   createdAt: Date;
@@ -26,9 +26,7 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
 }
 
 /** An event whose object is not an invoice; `targetEndpointId` sends it to that endpoint only (test events). */
-export interface NewEvent {
-  workspaceId: string;
-  environment: KeyEnvironment;
+export interface NewEvent extends Tenant {
   type: EventType;
   snapshot: object;
   targetEndpointId?: string;
@@ -40,11 +38,18 @@ export async function recordEvents(tx: Prisma.TransactionClient, events: readonl
   if (events.length === 0) return [];
   const ids = events.map(() => newId('event'));
   await tx.$executeRawUnsafe(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at)
-     SELECT e.id, e.workspace_id, e.environment::"Environment", e.type, e.snapshot::jsonb, e.target_endpoint_id, e.created_at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at, n)
-      ORDER BY e.n`,
+    eventInsertSql({
+      id: 'e.id',
+      workspaceId: 'e.workspace_id',
+      environment: 'e.environment::"Environment"',
+      type: 'e.type',
+      snapshot: 'e.snapshot::jsonb',
+      createdAt: 'e.created_at',
+      targetEndpointId: 'e.target_endpoint_id',
+      from: `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+            WITH ORDINALITY AS e(id, workspace_id, environment, type, snapshot, target_endpoint_id, created_at, n)`,
+      orderBy: 'e.n',
+    }),
     ids,
     events.map((event) => event.workspaceId),
     events.map((event) => event.environment),
@@ -78,26 +83,21 @@ function toRow(row: EventSqlRow): EventRow {
   };
 }
 
-export interface EventScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
-export async function selectEvent(scope: EventScope, id: string): Promise<EventRow | null> {
+export async function selectEvent(tenant: Tenant, id: string): Promise<EventRow | null> {
   const rows = await runStatement<EventSqlRow>(
     meteringSql(),
     `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
+    [id, tenant.workspaceId, tenant.environment],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** Newest first, keyset on `seq`; the cursor is resolved inside the statement and scoped like the page. */
 export async function selectEventPage(
-  scope: EventScope,
+  tenant: Tenant,
   query: { type: EventType | null; cursor: string | null; take: number },
 ): Promise<{ rows: EventRow[]; cursorFound: boolean }> {
-  const values: unknown[] = [scope.workspaceId, scope.environment];
+  const values: unknown[] = [tenant.workspaceId, tenant.environment];
   const param = (value: unknown) => `$${values.push(value)}`;
   const conditions = ['workspace_id = $1', 'environment = $2::"Environment"'];
   if (query.type) conditions.push(`type = ${param(query.type)}`);
@@ -110,5 +110,5 @@ export async function selectEventPage(
     values,
   );
   if (rows.length > 0 || !query.cursor) return { rows: rows.map(toRow), cursorFound: true };
-  return { rows: [], cursorFound: (await selectEvent(scope, query.cursor)) !== null };
+  return { rows: [], cursorFound: (await selectEvent(tenant, query.cursor)) !== null };
 }

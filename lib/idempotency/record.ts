@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
 
 /**
  * An Idempotency-Key request on its way to the operation's effect (docs/api.md, Idempotency). The statement
@@ -11,9 +11,7 @@ import type { KeyEnvironment } from '../keys/secret';
  * replays the winner's record). While the winner's statement is uncommitted, ours waits on its index entry: the
  * claim is held by a live transaction and disappears with its connection.
  */
-export interface IdempotencyClaim {
-  workspaceId: string;
-  environment: KeyEnvironment;
+export interface IdempotencyClaim extends Tenant {
   key: string;
   /** requestFingerprint of the request: method, path and parsed body. */
   fingerprint: string;

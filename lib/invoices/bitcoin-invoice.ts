@@ -5,7 +5,8 @@ import { BitcoinWalletError, deriveAddress, readBitcoinWallet } from '../chain/b
 import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte } from './invoice-events';
 import { fromSnapshot, type InvoiceSnapshot } from './snapshot';
-import { commonValues, INSERT_COLUMNS, priceValues, type InsertOutcome, type NewInvoice, type Scope } from './queries';
+import { commonValues, INSERT_COLUMNS, priceValues, type InsertOutcome, type NewInvoice } from './queries';
+import type { Tenant } from '../tenant';
 
 /**
  * A live Bitcoin invoice (docs/settlement.md): paid to an address of its own, the wallet key's next receive index
@@ -15,12 +16,12 @@ import { commonValues, INSERT_COLUMNS, priceValues, type InsertOutcome, type New
  * invoice.created (and `claim`'s idempotency record) are then written by one statement. A rolled-back create gives
  * its index back.
  */
-export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
+export async function insertBitcoinInvoice(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
   const chain = bitcoinChain();
   return durableSql().begin(async (sql) => {
     const wallets = await sql.unsafe<Array<{ address: string }>>(
       `SELECT address FROM wallets WHERE workspace_id = $1 AND network = $2`,
-      [scope.workspaceId, invoice.network],
+      [tenant.workspaceId, invoice.network],
     );
     const stored = wallets[0]?.address;
     if (stored === undefined) return { kind: 'no_wallet' } as const;
@@ -39,7 +40,7 @@ export async function insertBitcoinInvoice(scope: Scope, invoice: NewInvoice, cl
       [invoice.network, wallet.accountKey],
     );
     const derived = deriveAddress(wallet, counters[0]!.index, chain);
-    const values = [...commonValues(scope, invoice), derived.address, derived.scriptPubKey, wallet.accountKey, derived.index];
+    const values = [...commonValues(tenant, invoice), derived.address, derived.scriptPubKey, wallet.accountKey, derived.index];
     const param = (value: unknown) => `$${values.push(value)}`;
     const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
     const rows = await sql.unsafe<Array<{ invoice: InvoiceSnapshot }>>(

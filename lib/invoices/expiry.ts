@@ -1,6 +1,6 @@
 import { durableSql, runStatement } from '../db';
 import { newId } from '../ids';
-import { INVOICE_SNAPSHOT_SQL } from './snapshot';
+import { invoiceEventInsertSql } from './invoice-events';
 import { INVOICE_TRANSITIONS } from './state';
 import { transitionWhere } from './transition-sql';
 
@@ -23,8 +23,7 @@ export async function announceExpiredInvoices(now: Date = new Date(), batch = 50
       announced AS (
         UPDATE invoices i SET expiry_announced_at = $1::timestamptz FROM due WHERE i.id = due.id RETURNING i.*, due.n),
       expired_events AS (
-        INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT ($3::text[])[n], workspace_id, environment, $4, ${INVOICE_SNAPSHOT_SQL}::jsonb, $1::timestamptz FROM announced)
+        ${invoiceEventInsertSql({ id: '($3::text[])[n]', type: '$4', createdAt: '$1::timestamptz', from: 'announced' })})
       SELECT count(*)::text AS announced FROM announced`,
     [now, batch, eventIds, INVOICE_TRANSITIONS.expire.event],
   );

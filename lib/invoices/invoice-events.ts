@@ -1,5 +1,6 @@
 import type { Prisma } from '../db';
 import type { EventType } from '../events/types';
+import { eventInsertSql, type EventInsert } from '../events/insert-sql';
 import { newId } from '../ids';
 import { INVOICE_SNAPSHOT_SQL } from './snapshot';
 
@@ -15,10 +16,7 @@ import { INVOICE_SNAPSHOT_SQL } from './snapshot';
  */
 export function invoiceEventCte(name: string, source: string, type: EventType, at: Date, param: (value: unknown) => string): string {
   return `, ${name} AS (
-    INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-    SELECT ${param(newId('event'))}, workspace_id, environment, ${param(type)}, ${INVOICE_SNAPSHOT_SQL}::jsonb, ${param(at)}::timestamptz
-      FROM ${source}
-    RETURNING snapshot)`;
+    ${invoiceEventInsertSql({ id: param(newId('event')), type: param(type), createdAt: `${param(at)}::timestamptz`, from: source, returning: 'snapshot' })})`;
 }
 
 /**
@@ -35,16 +33,27 @@ export async function recordInvoiceEvents(
   if (invoiceIds.length === 0) return [];
   // The unnest columns are named so that none shadows an invoices column INVOICE_SNAPSHOT_SQL reads unqualified.
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-    `INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-     SELECT e.event_id, workspace_id, environment, $3, ${INVOICE_SNAPSHOT_SQL}::jsonb, $4::timestamptz
-       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event_id, event_invoice_id, event_order)
-       JOIN invoices ON invoices.id = e.event_invoice_id
-      ORDER BY e.event_order
-    RETURNING id`,
+    invoiceEventInsertSql({
+      id: 'e.event_id',
+      type: '$3',
+      createdAt: '$4::timestamptz',
+      from: `unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event_id, event_invoice_id, event_order)
+       JOIN invoices ON invoices.id = e.event_invoice_id`,
+      orderBy: 'e.event_order',
+      returning: 'id',
+    }),
     invoiceIds.map(() => newId('event')),
     [...invoiceIds],
     type,
     at,
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * An event about an invoice: tenant and snapshot come from the invoice row that `from` exposes (its columns
+ * unqualified), so the event shows the invoice as the statement or transaction leaves it.
+ */
+export function invoiceEventInsertSql(event: Omit<EventInsert, 'workspaceId' | 'environment' | 'snapshot'>): string {
+  return eventInsertSql({ ...event, workspaceId: 'workspace_id', environment: 'environment', snapshot: `${INVOICE_SNAPSHOT_SQL}::jsonb` });
 }

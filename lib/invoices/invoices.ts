@@ -3,7 +3,8 @@ import { db } from '../db';
 import type { IdempotencyClaim } from '../idempotency/record';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
+import { runTenantRead } from '../tenant-read';
 import { testPayAddress } from '../wallets/address';
 import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
@@ -15,7 +16,7 @@ import {
   insertLiveInvoice,
   insertTestInvoice,
   selectInvoice,
-  selectInvoicePage,
+  invoicePageRead,
   updateInvoiceWithEvent,
   type InvoicePage,
   type NewInvoice,
@@ -25,18 +26,12 @@ import {
 import { toInvoiceResource, type InvoiceRecord } from './serialize';
 import { lockPrice } from '../rates/lock';
 
-/** Every invoice query is scoped by workspace and environment: the tenant boundary. */
-export interface InvoiceScope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
 /** `claim`: the request's Idempotency-Key, stored with the invoice by the same statement (lib/idempotency/record.ts). */
-export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody, now = new Date(), claim: IdempotencyClaim | null = null) {
+export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now = new Date(), claim: IdempotencyClaim | null = null) {
   const network = body.network;
-  if (scope.environment === 'live' && !isWatched(network)) {
+  if (tenant.environment === 'live' && !isWatched(network)) {
     const reason =
       isEvmNetwork(network) || network === 'tron' || network === 'bitcoin'
         ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
@@ -45,7 +40,7 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
   }
   // Priced in fiat: the rate is locked and the amount computed before the write (no rate → 503, nothing written).
   const { amount, price } = body.price_amount !== undefined && body.price_currency !== undefined
-    ? await lockPrice(scope.environment, { priceAmount: body.price_amount, priceCurrency: body.price_currency, currency: body.currency }, now)
+    ? await lockPrice(tenant.environment, { priceAmount: body.price_amount, priceCurrency: body.price_currency, currency: body.currency }, now)
     : { amount: body.amount as string, price: null };
   const invoice: NewInvoice = {
     id: newId('invoice'),
@@ -59,18 +54,18 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
     createdAt: now,
     expiresAt: new Date(now.getTime() + body.expires_in * 1000),
     // Test invoices never need a wallet and never show one; live ones are only ever paid to the workspace's own.
-    testAddress: scope.environment === 'test' ? testPayAddress(network) : null,
+    testAddress: tenant.environment === 'test' ? testPayAddress(network) : null,
     price,
   };
   let outcome =
-    scope.environment === 'test'
-      ? await insertTestInvoice(scope, invoice, claim)
+    tenant.environment === 'test'
+      ? await insertTestInvoice(tenant, invoice, claim)
       : network === 'bitcoin'
-        ? await insertBitcoinInvoice(scope, invoice, claim)
-        : await insertLive(scope, invoice, claim);
+        ? await insertBitcoinInvoice(tenant, invoice, claim)
+        : await insertLive(tenant, invoice, claim);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
   for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
-    outcome = await insertLive(scope, invoice, claim);
+    outcome = await insertLive(tenant, invoice, claim);
   }
   switch (outcome.kind) {
     case 'created':
@@ -90,7 +85,7 @@ export async function createInvoice(scope: InvoiceScope, body: CreateInvoiceBody
 
 const PAY_AMOUNT_ATTEMPTS = 3;
 
-function insertLive(scope: InvoiceScope, invoice: NewInvoice, claim: IdempotencyClaim | null) {
+function insertLive(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim | null) {
   const currency = invoice.currency as Currency;
   const rule = {
     step: SUFFIX_STEP[currency],
@@ -99,28 +94,32 @@ function insertLive(scope: InvoiceScope, invoice: NewInvoice, claim: Idempotency
     reservedUntil: monitoringWindowEnd(invoice.expiresAt),
     lowerCaseAddress: NETWORK_FAMILY[invoice.network as Network] === 'evm',
   };
-  return insertLiveInvoice(scope, invoice, rule, claim);
+  return insertLiveInvoice(tenant, invoice, rule, claim);
 }
 
-/** `prefetched`: the row already read in the authentication statement (invoiceByIdRead), if it was. */
-export async function getInvoice(scope: InvoiceScope, id: string, now = new Date(), prefetched?: InvoiceRecord | null) {
-  const record = prefetched !== undefined ? prefetched : await selectInvoice(scope, id);
+export async function getInvoice(tenant: Tenant, id: string, now = new Date()) {
+  return presentInvoice(await selectInvoice(tenant, id), now);
+}
+
+/** The answer to a read by id: the invoice as of `now`, or 404 when the tenant has none with that id. */
+export function presentInvoice(record: InvoiceRecord | null, now: Date) {
   if (!record) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   return toInvoiceResource(record, now);
 }
 
-/** The page query of a list request (the API fuses it into authentication; the portal runs it alone). */
+/** The page query of a list request. */
 export function pageQuery(query: ListInvoicesQuery, now: Date): PageQuery {
   // One row more than asked: it tells whether there is a next page.
   return { status: query.status ?? 'any', cursor: query.starting_after ?? null, take: query.limit + 1, now };
 }
 
-/**
- * Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first.
- * `prefetched`: the page already read in the authentication statement (invoicePageRead), if it was.
- */
-export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery, now = new Date(), prefetched?: InvoicePage) {
-  const { rows, cursorFound } = prefetched ?? (await selectInvoicePage(scope, pageQuery(query, now)));
+/** Newest first, keyset-paginated on the monotonic `seq` column so deep pages cost the same as the first. */
+export async function listInvoices(tenant: Tenant, query: ListInvoicesQuery, now = new Date()) {
+  return presentInvoicePage(await runTenantRead(tenant, invoicePageRead(pageQuery(query, now))), query, now);
+}
+
+/** The answer to a page read (pageQuery asked for one row more than the limit: it tells whether there is more). */
+export function presentInvoicePage({ rows, cursorFound }: InvoicePage, query: ListInvoicesQuery, now: Date) {
   if (!cursorFound) {
     throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
       errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
@@ -137,13 +136,13 @@ export async function listInvoices(scope: InvoiceScope, query: ListInvoicesQuery
 }
 
 /**
- * The portal's search: the invoices of this scope whose id or order_id is exactly `reference`, newest first
+ * The portal's search: the invoices of this tenant whose id or order_id is exactly `reference`, newest first
  * (an id names one invoice; an order_id may be shared by several). Served by the (workspace, environment,
  * order_id) index.
  */
-export async function findInvoicesByReference(scope: InvoiceScope, reference: string, now = new Date(), limit = 50) {
+export async function findInvoicesByReference(tenant: Tenant, reference: string, now = new Date(), limit = 50) {
   const rows = await db().invoice.findMany({
-    where: { ...scope, OR: [{ id: reference }, { orderId: reference }] },
+    where: { ...tenant, OR: [{ id: reference }, { orderId: reference }] },
     orderBy: { seq: 'desc' },
     take: limit,
     include: { payments: { orderBy: [{ detectedAt: 'asc' }, { id: 'asc' }] } },
@@ -153,12 +152,12 @@ export async function findInvoicesByReference(scope: InvoiceScope, reference: st
 
 /**
  * Applies a transition as one compare-and-set statement that also records its event: it only matches a
- * pending, unexpired invoice of this scope, so of two concurrent transitions exactly one succeeds (and only
+ * pending, unexpired invoice of this tenant, so of two concurrent transitions exactly one succeeds (and only
  * it has an event). On no match we read the invoice to answer 404 (not ours) or 409 (not in a state that
  * allows it).
  */
 async function transition(
-  scope: InvoiceScope,
+  tenant: Tenant,
   id: string,
   name: Transition,
   set: Partial<Record<TransitionColumn, unknown>>,
@@ -166,26 +165,26 @@ async function transition(
   claim: IdempotencyClaim | null,
 ) {
   const rule = TRANSITIONS[name];
-  const row = await updateInvoiceWithEvent(scope, id, { transition: name, set, now }, claim);
+  const row = await updateInvoiceWithEvent(tenant, id, { transition: name, set, now }, claim);
   if (row) return toInvoiceResource(row, now);
-  const current = await selectInvoice(scope, id);
+  const current = await selectInvoice(tenant, id);
   if (!current) throw new AppError('invoice_not_found', NOT_FOUND_MESSAGE);
   throw new AppError(rule.conflict, conflictMessage(name, effectiveStatus(current.status, current.expiresAt, now)));
 }
 
-export function cancelInvoice(scope: InvoiceScope, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
-  return transition(scope, id, 'cancel', { cancelled_at: now }, now, claim);
+export function cancelInvoice(tenant: Tenant, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
+  return transition(tenant, id, 'cancel', { cancelled_at: now }, now, claim);
 }
 
 /** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
-export function simulateInvoicePayment(scope: InvoiceScope, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
-  if (scope.environment !== 'test') {
+export function simulateInvoicePayment(tenant: Tenant, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
+  if (tenant.environment !== 'test') {
     throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
   }
   // The simulated payment is not an on-chain transfer: it appears in `payment` and amount_received (see
   // toInvoiceResource), never in `payments`.
   const set = { paid_at: now, payment_tx_hash: simulatedTxHash(), payment_simulated: true };
-  return transition(scope, id, 'pay', set, now, claim);
+  return transition(tenant, id, 'pay', set, now, claim);
 }
 
 function simulatedTxHash(): string {

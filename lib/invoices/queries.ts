@@ -1,57 +1,41 @@
-import { durableSql, meteringSql, runStatement } from '../db';
+import { durableSql, runStatement } from '../db';
 import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from '../db-group-commit';
 import { newId } from '../ids';
 import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
-import { invoiceEventCte } from './invoice-events';
+import { invoiceEventCte, invoiceEventInsertSql } from './invoice-events';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
-import type { FusedRead } from '../keys/authorize';
-import type { KeyEnvironment } from '../keys/secret';
+import type { Tenant } from '../tenant';
+import { runTenantRead, type TenantRead, type TenantSql } from '../tenant-read';
 import type { InvoiceRecord } from './serialize';
 import { INVOICE_TRANSITIONS, type StoredInvoiceStatus, type Transition } from './state';
 import { transitionToSql, transitionWhere } from './transition-sql';
 import type { LockedPrice } from '../rates/lock';
 
 /**
- * The invoice statements on the API's hot paths: read by id and a page of the list (each also as a read fused
- * into the authentication statement, so the API answers them in one round trip; the cursor is resolved inside
- * the page's statement), and create with the wallet lookup inside the INSERT (on a durable session). Every
- * statement is scoped by workspace and environment.
+ * The invoice statements on the API's hot paths: read by id and a page of the list (each a TenantRead, which the
+ * API answers inside the authentication statement; the cursor is resolved inside the page's statement), and
+ * create with the wallet lookup inside the INSERT (on a durable session). Every statement is bounded by the
+ * tenant (workspace and environment).
  */
-export interface Scope {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
 
 /** A standalone statement's rows: one invoice each. */
 type InvoiceResultRow = { invoice: InvoiceSnapshot };
 
-export async function selectInvoice(scope: Scope, id: string): Promise<InvoiceRecord | null> {
-  const rows = await runStatement<InvoiceResultRow>(
-    meteringSql(),
-    `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
-  );
-  return rows[0] ? fromSnapshot(rows[0].invoice) : null;
-}
-
-/** How a statement names the tenant: parameters of its own, or the authenticated key's row `k`. */
-interface ScopeSql {
-  workspace: string;
-  environment: string;
-}
-const KEY_SCOPE: ScopeSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
-
 /**
- * selectInvoice, answered inside the authentication statement (lib/keys/authorize.ts): scoped by the key's
- * own workspace and environment (`k`), so GET /v1/invoices/{id} is one round trip in all.
+ * One invoice of the tenant by id, or null. The API answers it inside the authentication statement (one round
+ * trip for GET /v1/invoices/{id}); the portal and the transitions run it alone (lib/tenant-read.ts).
  */
-export function invoiceByIdRead(id: string): FusedRead<InvoiceRecord | null> {
+export function invoiceByIdRead(id: string): TenantRead<InvoiceRecord | null> {
   return {
-    sql: (param) =>
+    sql: (tenant, param) =>
       `(SELECT ${INVOICE_SNAPSHOT_SQL} FROM invoices
-         WHERE id = ${param(id)} AND workspace_id = ${KEY_SCOPE.workspace} AND environment = ${KEY_SCOPE.environment})`,
+         WHERE id = ${param(id)} AND workspace_id = ${tenant.workspace} AND environment = ${tenant.environment})`,
     parse: (json) => (json === null ? null : fromSnapshot(json as InvoiceSnapshot)),
   };
+}
+
+export function selectInvoice(tenant: Tenant, id: string): Promise<InvoiceRecord | null> {
+  return runTenantRead(tenant, invoiceByIdRead(id));
 }
 
 export type ListStatus = StoredInvoiceStatus | 'expired' | 'any';
@@ -90,8 +74,8 @@ export function limitBucket(take: number): number {
  * statement (scoped, so another tenant's id positions nothing). `pending` and `expired` are derived from
  * expires_at. Serves both the standalone statement and the one fused into authentication.
  */
-function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
-  const conditions = [`workspace_id = ${scope.workspace}`, `environment = ${scope.environment}`];
+function pageSql(query: PageQuery, tenant: TenantSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
+  const conditions = [`workspace_id = ${tenant.workspace}`, `environment = ${tenant.environment}`];
   switch (query.status) {
     case 'any':
       break;
@@ -106,39 +90,27 @@ function pageSql(query: PageQuery, scope: ScopeSql, param: (value: unknown) => s
   }
   let cursorExists = 'true';
   if (query.cursor) {
-    const cursor = `SELECT c.seq FROM invoices c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = ${scope.workspace} AND c.environment = ${scope.environment}`;
+    const cursor = `SELECT c.seq FROM invoices c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = ${tenant.workspace} AND c.environment = ${tenant.environment}`;
     conditions.push(`seq < (${cursor})`);
     cursorExists = `EXISTS (${cursor})`;
   }
   return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitBucket(query.take)}`, cursorExists };
 }
 
-/** A page read by the portal: its own statement (and a second one only for an empty page after a cursor). */
-export async function selectInvoicePage(scope: Scope, query: PageQuery): Promise<InvoicePage> {
-  const values: unknown[] = [scope.workspaceId, scope.environment];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const sql = pageSql(query, { workspace: '$1', environment: '$2::"Environment"' }, param);
-  const rows = (await runStatement<InvoiceResultRow>(meteringSql(), `SELECT ${INVOICE_SNAPSHOT_SQL} AS invoice ${sql.from}`, values)).map((row) =>
-    fromSnapshot(row.invoice),
-  );
-  if (rows.length > 0 || !query.cursor) return { rows, cursorFound: true };
-  return { rows, cursorFound: await invoiceExists(scope, query.cursor) };
-}
-
-/** The fused page read's JSON: the rows newest first, and whether the cursor exists. */
+/** The page read's JSON: the rows newest first, and whether the cursor exists. */
 interface InvoicePageJson {
   rows: InvoiceSnapshot[];
   cursor_found: boolean;
 }
 
 /**
- * The API's page, answered inside the authentication statement (the cursor's existence is looked up only when
- * the page is empty). One round trip for GET /v1/invoices.
+ * A page of the tenant's invoices (the cursor's existence is looked up only when the page is empty). The API
+ * answers it inside the authentication statement, one round trip for GET /v1/invoices; the portal runs it alone.
  */
-export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
+export function invoicePageRead(query: PageQuery): TenantRead<InvoicePage> {
   return {
-    sql: (param) => {
-      const sql = pageSql(query, KEY_SCOPE, param);
+    sql: (tenant, param) => {
+      const sql = pageSql(query, tenant, param);
       return `(SELECT json_build_object(
                  'rows', COALESCE(json_agg(${INVOICE_SNAPSHOT_SQL} ORDER BY p.seq DESC), '[]'::json),
                  'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
@@ -149,15 +121,6 @@ export function invoicePageRead(query: PageQuery): FusedRead<InvoicePage> {
       return { rows: page.rows.map(fromSnapshot), cursorFound: page.cursor_found };
     },
   };
-}
-
-async function invoiceExists(scope: Scope, id: string): Promise<boolean> {
-  const rows = await runStatement(
-    meteringSql(),
-    `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
-    [id, scope.workspaceId, scope.environment],
-  );
-  return rows.length > 0;
 }
 
 export interface NewInvoice {
@@ -209,11 +172,11 @@ export function priceValues(invoice: NewInvoice): unknown[] {
 }
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
-export function commonValues(scope: Scope, invoice: NewInvoice): unknown[] {
+export function commonValues(tenant: Tenant, invoice: NewInvoice): unknown[] {
   return [
     invoice.id,
-    scope.workspaceId,
-    scope.environment,
+    tenant.workspaceId,
+    tenant.environment,
     invoice.amount,
     invoice.network,
     invoice.currency,
@@ -254,11 +217,14 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
         FROM input ORDER BY in_position
         RETURNING *),
       created_event AS (
-        INSERT INTO events (id, workspace_id, environment, type, snapshot, created_at)
-        SELECT in_event_id, workspace_id, environment, 'invoice.created', ${INVOICE_SNAPSHOT_SQL}::jsonb, in_created_at
-        FROM inserted JOIN input ON in_id = inserted.id
-        ORDER BY in_position
-        RETURNING snapshot),
+        ${invoiceEventInsertSql({
+          id: 'in_event_id',
+          type: "'invoice.created'",
+          createdAt: 'in_created_at',
+          from: 'inserted JOIN input ON in_id = inserted.id',
+          orderBy: 'in_position',
+          returning: 'snapshot',
+        })}),
       recorded AS (
         INSERT INTO idempotency_records (workspace_id, environment, key, request_hash, response_status, response_snapshot, response_at, created_at)
         SELECT in_workspace_id, in_environment, in_idempotency_key, in_request_hash, in_response_status, snapshot, in_created_at, now()
@@ -272,7 +238,7 @@ const insertTestInvoices: BatchedStatement<TestInvoiceInput, InvoiceResultRow> =
 };
 
 interface TestInvoiceInput {
-  scope: Scope;
+  tenant: Tenant;
   invoice: NewInvoice;
   eventId: string;
   claim: IdempotencyClaim | null;
@@ -282,9 +248,9 @@ interface TestInvoiceInput {
  * A test row's JSON elements 0…21 (JSON.stringify writes the Dates as ISO strings). The record's response_at is
  * the invoice's created_at: both are the request's time.
  */
-function testInvoiceRow({ scope, invoice, eventId, claim }: TestInvoiceInput): unknown[] {
+function testInvoiceRow({ tenant, invoice, eventId, claim }: TestInvoiceInput): unknown[] {
   return [
-    ...commonValues(scope, invoice),
+    ...commonValues(tenant, invoice),
     invoice.testAddress,
     eventId,
     claim?.key ?? null,
@@ -295,9 +261,9 @@ function testInvoiceRow({ scope, invoice, eventId, claim }: TestInvoiceInput): u
 }
 
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
-export async function insertTestInvoice(scope: Scope, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
+export async function insertTestInvoice(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
   if (claim && claim.at.getTime() !== invoice.createdAt.getTime()) throw new Error('an idempotent create is stored as of its created_at');
-  const rows = await runBatchedInGroupCommit(insertTestInvoices, { scope, invoice, eventId: newId('event'), claim });
+  const rows = await runBatchedInGroupCommit(insertTestInvoices, { tenant, invoice, eventId: newId('event'), claim });
   if (!rows[0]) return { kind: 'no_wallet' };
   if (claim) claim.recorded = true;
   return { kind: 'created', record: fromSnapshot(rows[0].invoice) };
@@ -312,12 +278,12 @@ export async function insertTestInvoice(scope: Scope, invoice: NewInvoice, claim
  * the caller retries from another start).
  */
 export async function insertLiveInvoice(
-  scope: Scope,
+  tenant: Tenant,
   invoice: NewInvoice,
   rule: PayAmountRule,
   claim: IdempotencyClaim | null = null,
 ): Promise<InsertOutcome> {
-  const values = [...commonValues(scope, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
+  const values = [...commonValues(tenant, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
   const param = (value: unknown) => `$${values.push(value)}`;
   const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
   const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(
@@ -378,13 +344,13 @@ export type TransitionColumn = keyof typeof TRANSITION_COLUMNS;
  * Idempotency-Key record. Returns null when nothing matched (the caller tells 404 from 409).
  */
 export async function updateInvoiceWithEvent(
-  scope: Scope,
+  tenant: Tenant,
   id: string,
   change: { transition: Transition; set: Partial<Record<TransitionColumn, unknown>>; now: Date },
   claim: IdempotencyClaim | null = null,
 ): Promise<InvoiceRecord | null> {
   const rule = INVOICE_TRANSITIONS[change.transition];
-  const values: unknown[] = [id, scope.workspaceId, scope.environment, change.now];
+  const values: unknown[] = [id, tenant.workspaceId, tenant.environment, change.now];
   const param = (value: unknown) => `$${values.push(value)}`;
   const assignments = Object.entries(change.set).map(
     ([column, value]) => `${column} = ${param(value)}::${TRANSITION_COLUMNS[column as TransitionColumn]}`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withDocumentedRule } from '../json-schema';
+import { withDocumentedRule } from '../documented-rule';
 import { CURRENCIES, CURRENCY_RULES, NETWORKS, isSupportedPair, supportedPairsText } from './currencies';
 import { INVOICE_STATUSES, PAYMENT_EXCEPTIONS } from './state';
 import { PRICE_CURRENCIES, PRICE_DECIMALS } from '../rates/feeds';

@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 import type { InvoiceRecord, PaymentRecord } from './serialize';
 import type { StoredInvoiceStatus } from './state';
 

@@ -2,7 +2,9 @@ import { meteringSql, runStatement } from '../db';
 import { allPlans, type PlanLimits, type PlanName } from '../plans';
 import type { Scope } from '../scopes';
 import { monthPeriod, startOfUtcDay } from '../usage/period';
-import type { KeyEnvironment } from './secret';
+import type { KeyEnvironment } from './api-key-secret';
+import type { Tenant } from '../tenant';
+import type { TenantRead, TenantSql } from '../tenant-read';
 
 /**
  * Authenticates an API key, meters the request and applies the per-second limits in ONE database round trip.
@@ -20,11 +22,9 @@ import type { KeyEnvironment } from './secret';
  *  - touches last_used_at (at most once a minute, to keep the key row cool).
  * Nothing is cached, so a revocation, expiry or plan change applies to the very next request on every instance.
  */
-export interface KeyIdentity {
+export interface KeyIdentity extends Tenant {
   id: number;
   prefix: string;
-  environment: KeyEnvironment;
-  workspaceId: string;
 }
 
 export interface AuthorizedKey {
@@ -46,17 +46,12 @@ export interface RateState {
 }
 
 /**
- * A read answered by the authorization statement itself, so that an endpoint whose work is one read
- * (GET /v1/invoices/{id}) costs one database round trip in all. The read is a scalar SQL expression
- * (JSON or null) scoped by the key's own row `k` (k.workspace_id, k.environment) — never by anything the
- * client sent — and evaluated only when every check has passed in the statement (active key, plan, monthly
- * allowance, both buckets, scope): a refused request never runs it (bounded work, docs/api.md).
+ * The key's own row `k` as the tenant of an endpoint's read (lib/tenant-read.ts): a read answered by this
+ * statement is bounded by the key's workspace and environment — never by anything the client sent — and is
+ * evaluated only when every check has passed in the statement (active key, plan, monthly allowance, both
+ * buckets, scope): a refused request never runs it (bounded work, docs/api.md).
  */
-export interface FusedRead<T = unknown> {
-  /** The expression; `param` binds a value and returns its placeholder. */
-  sql: (param: (value: unknown) => string) => string;
-  parse: (json: unknown) => T;
-}
+const KEY_TENANT: TenantSql = { workspace: 'k.workspace_id', environment: 'k.environment::"Environment"' };
 
 export type Authorization =
   | { outcome: 'unknown' }
@@ -100,8 +95,8 @@ export interface AuthorizeOptions {
   /** The endpoint's scope: the fused read runs only when the key has it. */
   scope?: Scope | null;
   now?: Date;
-  /** Read in the same statement; its parsed result is `read` on an 'ok' outcome. */
-  read?: FusedRead | null;
+  /** Read in the same statement, bounded by the key's tenant; its parsed result is `read` on an 'ok' outcome. */
+  read?: TenantRead<unknown> | null;
 }
 
 /**
@@ -198,9 +193,9 @@ const AUTHORIZE_SQL = `
            END AS ws_tokens`;
 
 /** The statement's text and parameters: $1–$7 of the authorization, then the fused read's own. */
-function authorizeStatement(values: unknown[], read: FusedRead | null | undefined): string {
+function authorizeStatement(values: unknown[], read: TenantRead<unknown> | null | undefined): string {
   if (!read) return `${AUTHORIZE_SQL} FROM k`;
-  const expression = read.sql((value) => `$${values.push(value)}`);
+  const expression = read.sql(KEY_TENANT, (value) => `$${values.push(value)}`);
   return `${AUTHORIZE_SQL},
            CASE WHEN EXISTS (SELECT 1 FROM admitted) THEN ${expression} END AS read
     FROM k`;

@@ -6,7 +6,7 @@ import { env } from '../env';
 import { AppError } from '../errors';
 import { SCOPES, normalizeScopes, type Scope } from '../scopes';
 import { AllowedIps } from './allowlist';
-import { KEY_ENVIRONMENTS, generateSecret, type KeyEnvironment } from './secret';
+import { KEY_ENVIRONMENTS, generateSecret, type KeyEnvironment } from './api-key-secret';
 
 export const CreateKeyInput = z.strictObject({
   label: z.string().trim().min(1, 'Label is required').max(64, 'Label must be at most 64 characters'),
@@ -239,13 +239,13 @@ export async function rollApiKey(
  * passes null. Revoking is effective on the next request: authentication reads the key every time.
  */
 export async function revokeApiKey(keyId: number, workspaceId: string | null, actor: AuditActor = SYSTEM, authorize: EnvironmentGate = () => {}): Promise<ApiKeyView & { workspaceId: string }> {
-  const scope = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
+  const which = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
   return db().$transaction(async (tx) => {
-    const target = await tx.apiKey.findFirst({ where: scope, select: { environment: true } });
+    const target = await tx.apiKey.findFirst({ where: which, select: { environment: true } });
     if (target) authorize(target.environment);
     // One compare-and-set: of two concurrent revokes exactly one succeeds, the other reads as already revoked.
-    const { count } = await tx.apiKey.updateMany({ where: { ...scope, revokedAt: null }, data: { revokedAt: new Date() } });
-    const row = await tx.apiKey.findFirst({ where: scope, select: { ...keyViewSelect, workspaceId: true } });
+    const { count } = await tx.apiKey.updateMany({ where: { ...which, revokedAt: null }, data: { revokedAt: new Date() } });
+    const row = await tx.apiKey.findFirst({ where: which, select: { ...keyViewSelect, workspaceId: true } });
     if (!row) throw new AppError('not_found', `API key ${keyId} not found`);
     if (count === 0) throw new AppError('key_already_revoked', `API key ${keyId} is already revoked`);
     await recordAudit(tx, { workspaceId: row.workspaceId, action: 'key.revoked', actor, target: `key ${row.id}`, details: { label: row.label, prefix: row.prefix } });

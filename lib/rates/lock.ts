@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { Currency } from '../invoices/currencies';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 import type { PriceCurrency } from './feeds';
 import { convertPrice, quoteRate } from './rates';
 

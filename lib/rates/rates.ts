@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 import { CURRENCY_RULES, type Currency } from '../invoices/currencies';
 import { ceilDiv, formatSignificant, formatUnits, parseDecimal, pow10, type Ratio } from './decimal';
 import { CURRENCY_FEED, PRICE_CURRENCY_FEED, type PriceCurrency } from './feeds';

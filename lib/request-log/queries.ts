@@ -1,5 +1,5 @@
 import { db, type Prisma } from '../db';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 import { REQUEST_LOG_RETENTION_DAYS, type RequestLogFields } from './types';
 
 /** Filters of the portal's request log page (docs/api.md: key, status class, path). */

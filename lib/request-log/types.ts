@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 
 /** How long request-log rows are kept and shown (docs/api.md): the writer prunes, the queries never read past it. */
 export const REQUEST_LOG_RETENTION_DAYS = 7;

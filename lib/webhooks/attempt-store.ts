@@ -1,7 +1,7 @@
 import { durableSql, runStatement } from '../db';
 import type { EventRow } from '../events/store';
 import type { EventType } from '../events/types';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 
 /**
  * The statements of one delivery attempt on its common path: one read of the delivery with its endpoint and

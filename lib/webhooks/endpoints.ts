@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { recordEvent } from '../events/store';
 import type { EventType } from '../events/types';
 import { newId } from '../ids';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WEBHOOK_ENDPOINT_ID_PATTERN } from './schemas';
 import { requireStepUp, stepUpDetail } from '../auth/step-up';
 import { openSecret, sealSecret } from '../crypto/secret-box';

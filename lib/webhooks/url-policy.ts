@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import { env } from '../env';
 import { AppError } from '../errors';
 import { ipv6Words } from '../http/ipv6';
-import type { KeyEnvironment } from '../keys/secret';
+import type { KeyEnvironment } from '../keys/api-key-secret';
 
 export { ipv6Words };
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateSecret } from '@/lib/keys/secret';
+import { generateSecret } from '@/lib/keys/api-key-secret';
 import { monthlyCount, seedAccount } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { createInvoice } from '@/lib/invoices/invoices';
 import { revokeApiKey } from '@/lib/keys/keys';
-import { generateSecret } from '@/lib/keys/secret';
+import { generateSecret } from '@/lib/keys/api-key-secret';
 import type { Scope } from '@/lib/scopes';
 import { createKey, monthlyCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { call, expectProblem } from '../support/http';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getInvoiceEndpoint } from '@/lib/api/endpoints/invoices';
 import { authorizeQuery } from '@/lib/keys/authorize';
-import { hashSecret } from '@/lib/keys/secret';
+import { hashSecret } from '@/lib/keys/api-key-secret';
 import { monthPeriod } from '@/lib/usage/period';
 import { monthlyCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 import { baseUrl, call, expectProblem } from '../support/http';
@@ -22,9 +22,9 @@ afterAll(async () => admin?.end());
  */
 async function invoiceScanLoops(secret: string, invoiceId: string): Promise<string[]> {
   const endpoint = getInvoiceEndpoint;
-  if (!endpoint.prefetch) throw new Error('GET /v1/invoices/{id} has no fused read');
+  if (!endpoint.read) throw new Error('GET /v1/invoices/{id} has no read');
   const now = new Date();
-  const read = endpoint.prefetch({ params: { id: invoiceId }, query: {}, now });
+  const read = endpoint.read({ params: { id: invoiceId }, query: {}, now });
   const { text, values } = authorizeQuery({ hash: hashSecret(secret), exemptFromMonthlyLimit: false, clientIp: '127.0.0.1', scope: 'invoices:read', now, read });
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/keys/keys';
-import type { KeyEnvironment } from '@/lib/keys/secret';
+import type { KeyEnvironment } from '@/lib/keys/api-key-secret';
 import type { PlanName } from '@/lib/plans';
 import type { Scope } from '@/lib/scopes';
 import { setWallet } from '@/lib/wallets/wallets';

@@ -30,7 +30,7 @@ describe('docs/examples/webhook-receiver.ts', () => {
     expect(doc).toContain('```ts\n' + example + '```');
   });
 
-  it('verifies real deliveries, handles each webhook-id once (a resend is skipped), refuses a forged request', async () => {
+  it('verifies real deliveries, handles each webhook-id once (a resend is skipped), refuses a forged request', { timeout: 120_000 }, async () => {
     const account = await seedAccount();
     const handled: WebhookEvent[] = [];
     let hits = 0;
@@ -48,7 +48,14 @@ describe('docs/examples/webhook-receiver.ts', () => {
     try {
       const invoice = (await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE })).json;
       await call('POST', `/v1/test/invoices/${invoice.id}/simulate-payment`, { key: account.secret });
-      await eventually(async () => handled.length >= 2, 30_000, 'two handled events');
+      await eventually(async () => handled.length >= 2, 30_000, 'two handled events').catch(async (error: Error) => {
+        // Say where the deliveries stood: not created, queued, retrying (with the attempt's error) or delivered.
+        const deliveries = await db().webhookDelivery.findMany({
+          where: { endpointId: created.endpoint.id },
+          select: { status: true, attempts: true, lastStatusCode: true, lastError: true, nextAttemptAt: true },
+        });
+        throw new Error(`${error.message}: ${hits} requests, handled ${handled.length}, deliveries ${JSON.stringify(deliveries)}`);
+      });
       expect(handled.map((event) => event.type).sort()).toEqual(['invoice.created', 'invoice.paid']);
       expect(handled.every((event) => event.data.object.id === invoice.id)).toBe(true);
 

@@ -1,49 +1,18 @@
 'use client';
 
-import { signIn } from 'next-auth/react';
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
 import { buttonClass, Notice, TextField } from '@/components/ui';
+import { useCreateAccount } from '../use-create-account';
 import { signUp } from './actions';
 
 export function SignUpForm() {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    setFieldErrors({});
-    const form = new FormData(event.currentTarget);
-    const result = await signUp(form);
-    if (!result.ok) {
-      setError(result.error);
-      setFieldErrors(result.fieldErrors ?? {});
-      setPending(false);
-      return;
-    }
-    // Signed in with the password the user just typed (it never comes back from the server).
-    const signedIn = await signIn('credentials', {
-      redirect: false,
-      email: String(form.get('email') ?? ''),
-      password: String(form.get('password') ?? ''),
-    });
-    if (!signedIn?.ok || signedIn.error) {
-      // Sign-up never says whether the email was taken: if it was, only that account's password signs in.
-      setError(
-        signedIn?.error === 'throttled'
-          ? 'Too many failed sign-in attempts. Wait a few minutes and try again.'
-          : 'Could not sign you in. If this email already has an account, sign in with its password.',
-      );
-      setPending(false);
-      return;
-    }
-    router.replace('/');
-    router.refresh();
-  }
+  const { onSubmit, error, fieldErrors, pending } = useCreateAccount({
+    create: signUp,
+    // Sign-up never says whether the email was taken: if it was, only that account's password signs in.
+    signInFailed: (signInError) =>
+      signInError === 'throttled'
+        ? 'Too many failed sign-in attempts. Wait a few minutes and try again.'
+        : 'Could not sign you in. If this email already has an account, sign in with its password.',
+  });
 
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>

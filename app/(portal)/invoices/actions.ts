@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { cancelInvoice, createInvoice, simulateInvoicePayment } from '@/lib/invoices/invoices';
 import { CreateInvoiceBody, InvoiceId } from '@/lib/invoices/schemas';
-import { KEY_ENVIRONMENTS } from '@/lib/keys/secret';
+import { KEY_ENVIRONMENTS } from '@/lib/keys/api-key-secret';
 import { PRICE_CURRENCIES } from '@/lib/rates/feeds';
 import { withWorkspace } from '@/lib/portal/action';
 import { forEnvironment } from '@/lib/teams/roles';

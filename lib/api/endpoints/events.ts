@@ -1,11 +1,7 @@
 import { getEvent, listEvents } from '../../events/events';
 import { EventIdParams, EventList, EventResource, ListEventsQuery } from '../../events/schemas';
-import type { AuthorizedKey } from '../../keys/authorize';
+import { tenantOfKey } from '../../tenant';
 import { defineEndpoint } from '../endpoint';
-
-function scopeOf(key: AuthorizedKey) {
-  return { workspaceId: key.workspace.id, environment: key.environment };
-}
 
 export const listEventsEndpoint = defineEndpoint({
   operationId: 'listEvents',
@@ -20,7 +16,7 @@ export const listEventsEndpoint = defineEndpoint({
   response: EventList,
   successStatus: 200,
   errors: ['validation_failed'],
-  handler: ({ key, query }) => listEvents(scopeOf(key), query),
+  handler: ({ key, query }) => listEvents(tenantOfKey(key), query),
 });
 
 export const getEventEndpoint = defineEndpoint({
@@ -35,5 +31,5 @@ export const getEventEndpoint = defineEndpoint({
   response: EventResource,
   successStatus: 200,
   errors: ['event_not_found'],
-  handler: ({ key, params }) => getEvent(scopeOf(key), params.id),
+  handler: ({ key, params }) => getEvent(tenantOfKey(key), params.id),
 });

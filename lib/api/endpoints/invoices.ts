@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { cancelInvoice, createInvoice, getInvoice, listInvoices, pageQuery, simulateInvoicePayment } from '../../invoices/invoices';
+import { cancelInvoice, createInvoice, pageQuery, presentInvoice, presentInvoicePage, simulateInvoicePayment } from '../../invoices/invoices';
 import {
   CreateInvoiceBody,
   INVOICE_ID_PATTERN,
@@ -10,16 +10,13 @@ import {
   ListInvoicesQuery,
 } from '../../invoices/schemas';
 import { defineEndpoint } from '../endpoint';
-import type { AuthorizedKey } from '../../keys/authorize';
-import { invoiceByIdRead, invoicePageRead, type InvoicePage } from '../../invoices/queries';
-import { toInvoiceResource, type InvoiceRecord } from '../../invoices/serialize';
+import { tenantOfKey } from '../../tenant';
+import { invoiceByIdRead, invoicePageRead } from '../../invoices/queries';
+import { knownAnswer } from '../../tenant-read';
+import { toInvoiceResource } from '../../invoices/serialize';
 import { fromSnapshot, type InvoiceSnapshot } from '../../invoices/snapshot';
 
 const EmptyBody = z.strictObject({}).meta({ id: 'EmptyRequest', description: 'No fields; an empty body or {}' });
-
-function scopeOf(key: AuthorizedKey) {
-  return { workspaceId: key.workspace.id, environment: key.environment };
-}
 
 /** The answer of an invoice operation that took effect, from the invoice row stored with its Idempotency-Key record. */
 function renderInvoice(snapshot: unknown, at: Date) {
@@ -47,8 +44,8 @@ export const listInvoicesEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['validation_failed'],
   // Read in the authentication statement: one round trip for the whole request.
-  prefetch: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
-  handler: ({ key, query, now, prefetched }) => listInvoices(scopeOf(key), query, now, prefetched as InvoicePage | undefined),
+  read: ({ query, now }) => invoicePageRead(pageQuery(query, now)),
+  handler: ({ query, now, read }) => presentInvoicePage(read, query, now),
 });
 
 export const createInvoiceEndpoint = defineEndpoint({
@@ -64,7 +61,7 @@ export const createInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 201,
   errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted', 'rate_unavailable'],
-  handler: ({ key, body, now, idempotency }) => createInvoice(scopeOf(key), body, now, idempotency),
+  handler: ({ key, body, now, idempotency }) => createInvoice(tenantOfKey(key), body, now, idempotency),
   renderStored: renderInvoice,
 });
 
@@ -81,8 +78,9 @@ export const getInvoiceEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['invoice_not_found'],
   // Read in the authentication statement: one round trip for the whole request.
-  prefetch: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : null),
-  handler: ({ key, params, now, prefetched }) => getInvoice(scopeOf(key), invoiceId(params), now, prefetched as InvoiceRecord | null | undefined),
+  // A malformed id names no invoice: 404 without reading.
+  read: ({ params }) => (INVOICE_ID_PATTERN.test(params.id) ? invoiceByIdRead(params.id) : knownAnswer(null)),
+  handler: ({ now, read }) => presentInvoice(read, now),
 });
 
 export const cancelInvoiceEndpoint = defineEndpoint({
@@ -97,7 +95,7 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   response: InvoiceResource,
   successStatus: 200,
   errors: ['invoice_not_found', 'invoice_not_cancellable', 'validation_failed', 'malformed_json'],
-  handler: ({ key, params, now, idempotency }) => cancelInvoice(scopeOf(key), invoiceId(params), now, idempotency),
+  handler: ({ key, params, now, idempotency }) => cancelInvoice(tenantOfKey(key), invoiceId(params), now, idempotency),
   renderStored: renderInvoice,
 });
 
@@ -115,11 +113,11 @@ export const simulatePaymentEndpoint = defineEndpoint({
   successStatus: 200,
   errors: ['test_mode_only', 'invoice_not_found', 'invoice_not_payable', 'validation_failed', 'malformed_json'],
   handler: ({ key, params, now, idempotency }) => {
-    const scope = scopeOf(key);
-    if (scope.environment !== 'test') {
+    const tenant = tenantOfKey(key);
+    if (tenant.environment !== 'test') {
       throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
     }
-    return simulateInvoicePayment(scope, invoiceId(params), now, idempotency);
+    return simulateInvoicePayment(tenant, invoiceId(params), now, idempotency);
   },
   renderStored: renderInvoice,
 });

@@ -18,6 +18,7 @@ import {
 } from '../settle';
 import type { ChainWatcher, WatcherLog } from '../watcher';
 import { evmClient } from './client';
+import { blockSpans } from '../block-spans';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -64,20 +65,6 @@ function isUnsupportedMethod(error: unknown): boolean {
   }
   // -32601 method not found (JSON-RPC), -32004 method not supported (EIP-1474).
   return codes.has(-32601) || codes.has(-32004) || /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(String((error as Error)?.message));
-}
-
-/** What re-reading a pending payment found on the canonical chain. */
-
-/** Sorted block numbers grouped into spans of at most `max` blocks: one getLogs each. */
-function spans(blocks: bigint[], max: number): Array<[bigint, bigint]> {
-  const sorted = [...new Set(blocks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const out: Array<[bigint, bigint]> = [];
-  for (const block of sorted) {
-    const last = out[out.length - 1];
-    if (last && block - last[0] < BigInt(max)) last[1] = block;
-    else out.push([block, block]);
-  }
-  return out;
 }
 
 const transferKey = (txHash: string, logIndex: number) => `${txHash.toLowerCase()}:${logIndex}`;
@@ -261,7 +248,7 @@ export class EvmWatcher implements ChainWatcher {
     const verdicts = new Map<PendingPayment, Reread>();
     const tokenPayments = payments.filter((payment) => payment.logIndex >= 0);
     if (tokenPayments.length > 0 && this.tokens.size > 0) {
-      for (const [from, to] of spans(tokenPayments.map((payment) => payment.blockNumber), this.maxRange)) {
+      for (const [from, to] of blockSpans(tokenPayments.map((payment) => payment.blockNumber), this.maxRange)) {
         const logs = await this.transferLogs(from, to);
         const found = new Map(logs.filter((log) => !log.removed).map((log) => [transferKey(log.transactionHash!, log.logIndex!), log.blockHash]));
         for (const payment of tokenPayments) {

@@ -18,6 +18,7 @@ import { tronToBase58, tronToHex } from './address';
 import { TronRpc, TronRpcError, type TronLog } from './rpc';
 import { tronChainId, tronConfirmations, tronConfirmationsSet, tronRpcHeaders } from './settings';
 import { tronWalletAddresses } from './wallets';
+import { blockSpans } from '../block-spans';
 
 /** keccak256("Transfer(address,address,uint256)"): TRC-20 emits the ERC-20 event. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -234,14 +235,7 @@ export class TronWatcher implements ChainWatcher {
 
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
-    const blocks = [...new Set(payments.map((payment) => payment.blockNumber))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const spans: Array<[bigint, bigint]> = [];
-    for (const block of blocks) {
-      const last = spans[spans.length - 1];
-      if (last && block - last[0] < BigInt(this.maxRange)) last[1] = block;
-      else spans.push([block, block]);
-    }
-    for (const [from, to] of spans) {
+    for (const [from, to] of blockSpans(payments.map((payment) => payment.blockNumber), this.maxRange)) {
       const logs = await this.transferLogs(from, to);
       const found = new Map(logs.filter((log) => !log.removed).map((log) => [transferKey(log.transactionHash, log.logIndex), log.blockHash]));
       for (const payment of payments) {

@@ -1,9 +1,9 @@
 'use client';
 
-import { signIn, signOut } from 'next-auth/react';
-import { useRouter } from 'next/navigation';
-import { useActionState, useState, type FormEvent } from 'react';
+import { signOut } from 'next-auth/react';
+import { useActionState } from 'react';
 import { buttonClass, Notice, TextField } from '@/components/ui';
+import { useCreateAccount } from '../../use-create-account';
 import { acceptInvitationAction, signUpFromInvitation } from './actions';
 
 /** Signed in with the invited email: one button joins. */
@@ -22,33 +22,10 @@ export function AcceptForm({ token, workspaceName }: { token: string; workspaceN
 
 /** No account with the invited email yet: choose a password; the account and the membership are made together. */
 export function InviteSignUpForm({ token, email }: { token: string; email: string }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    setFieldErrors({});
-    const form = new FormData(event.currentTarget);
-    const result = await signUpFromInvitation(form);
-    if (!result.ok) {
-      setError(result.error);
-      setFieldErrors(result.fieldErrors ?? {});
-      setPending(false);
-      return;
-    }
-    const signedIn = await signIn('credentials', { redirect: false, email: result.email, password: String(form.get('password') ?? '') });
-    if (!signedIn?.ok || signedIn.error) {
-      setError('Your account was created, but signing in failed. Sign in with your email and password.');
-      setPending(false);
-      return;
-    }
-    router.replace('/');
-    router.refresh();
-  }
+  const { onSubmit, error, fieldErrors, pending } = useCreateAccount({
+    create: signUpFromInvitation,
+    signInFailed: () => 'Your account was created, but signing in failed. Sign in with your email and password.',
+  });
 
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>

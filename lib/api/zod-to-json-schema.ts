@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentedRulesOf } from '../json-schema';
+import { documentedRulesOf } from '../documented-rule';
 
 /** zod → JSON Schema for the OpenAPI document: the same schemas the handlers validate with. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateSecret, hashSecret, parseSecret, SECRET_LENGTH } from './secret';
+import { generateSecret, hashSecret, parseSecret, SECRET_LENGTH } from './api-key-secret';
 
 describe('API key secrets', () => {
   it('have the documented shape and a prefix that agrees with the environment', () => {
