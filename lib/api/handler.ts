@@ -31,7 +31,7 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 export const NO_QUERY = z.strictObject({});
 
 /**
- * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's fused read
+ * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's read
  * is built from them, but a failure is only thrown once steps 1–6 have passed.
  */
 async function parseLocation(endpoint: AnyEndpoint, request: Request, context: RouteContext): Promise<Outcome<{ params: unknown; query: unknown }>> {

@@ -92,7 +92,7 @@ export interface AuthorizeOptions {
   exemptFromMonthlyLimit: boolean;
   /** The client's address (lib/http/client-address.ts), for the key's IP allowlist; null when unknown. */
   clientIp: string | null;
-  /** The endpoint's scope: the fused read runs only when the key has it. */
+  /** The endpoint's scope: the endpoint's read runs only when the key has it. */
   scope?: Scope | null;
   now?: Date;
   /** Read in the same statement, bounded by the key's tenant; its parsed result is `read` on an 'ok' outcome. */
@@ -161,7 +161,7 @@ const AUTHORIZE_SQL = `
       ${takeToken}
     ),
     admitted AS (
-      -- Every check passed (month, both buckets, the endpoint's scope $7): only then does a fused read run.
+      -- Every check passed (month, both buckets, the endpoint's scope $7): only then does the endpoint read run.
       SELECT 1 FROM eligible e JOIN k ON k.id = e.id
       WHERE (EXISTS (SELECT 1 FROM counted) OR $5)
         AND (e.rate <= 0 OR EXISTS (SELECT 1 FROM ws_bucket WHERE admitted))
@@ -192,7 +192,7 @@ const AUTHORIZE_SQL = `
                 THEN ${peek(`'ws:' || k.workspace_id || ':' || k.environment`, `(2 * (SELECT rate FROM eligible))`)}
            END AS ws_tokens`;
 
-/** The statement's text and parameters: $1–$7 of the authorization, then the fused read's own. */
+/** The statement's text and parameters: $1–$7 of the authorization, then the read's own. */
 function authorizeStatement(values: unknown[], read: TenantRead<unknown> | null | undefined): string {
   if (!read) return `${AUTHORIZE_SQL} FROM k`;
   const expression = read.sql(KEY_TENANT, (value) => `$${values.push(value)}`);

@@ -18,6 +18,7 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
       // These workers watch no chain: tests/chain drives its watchers itself, one pass at a time (a watcher here
       // would scan the suite's chain beside them).
       RPC_URL_ETHEREUM: '',
+      RPC_URL_TRON: '',
       ...env,
     },
   });
