@@ -1,3 +1,6 @@
+import { formatUtcExact } from '@/lib/format/date-time';
+import { LocalTime } from './local-time';
+
 /** "in 59 min", "in 23 h", "in 6 days": how long until `date` (which is in the future). */
 export function timeUntil(date: Date, now: Date = new Date()): string {
   const seconds = Math.max(0, Math.round((date.getTime() - now.getTime()) / 1000));
@@ -17,13 +20,19 @@ export function timeAgo(date: Date, now: Date = new Date()): string {
   return plural(Math.floor(seconds / 86_400), 'day');
 }
 
-/** The expiry line under a key's status: "expires in 23 h", "expired 2026-11-23 10:00 UTC", nothing when none. */
+/** The expiry line under a key's status: "expires in 23 h", "expired Nov 23, 2026, 10:00 AM", nothing when none. */
 export function KeyExpiry({ expiresAt, revoked, now = new Date() }: { expiresAt: Date | null; revoked: boolean; now?: Date }) {
   if (!expiresAt || revoked) return null;
   const past = expiresAt.getTime() <= now.getTime();
   return (
-    <span className="mt-1 block whitespace-nowrap text-xs text-slate-600" title={expiresAt.toISOString()}>
-      {past ? `expired ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC` : `expires ${timeUntil(expiresAt, now)}`}
+    <span className="mt-1 block whitespace-nowrap text-xs text-slate-600">
+      {past ? (
+        <>
+          expired <LocalTime value={expiresAt} />
+        </>
+      ) : (
+        <span title={formatUtcExact(expiresAt)}>expires {timeUntil(expiresAt, now)}</span>
+      )}
     </span>
   );
 }

@@ -2,6 +2,7 @@
 
 import { signIn } from 'next-auth/react';
 import { createContext, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { stepUpProofText } from '@/lib/auth/step-up-copy';
 import type { ActionResult, ActionState } from '@/lib/portal/action';
 import { Dialog } from './dialog';
 import { buttonClass, Notice, TextField } from './ui';
@@ -10,6 +11,13 @@ type FormAction<T> = (previous: ActionState<T>, formData: FormData) => Promise<A
 
 /** Opens the "confirm it is you" dialog; resolves true once this session has stepped up, false if cancelled. */
 const StepUpContext = createContext<() => Promise<boolean>>(async () => false);
+/** What a step-up asks this account for, in words ("your password and a code from your authenticator app …"). */
+const StepUpProofContext = createContext<string>(stepUpProofText(null));
+
+/** For forms that say beforehand that a change needs a step-up: what this account will be asked for. */
+export function useStepUpProof(): string {
+  return useContext(StepUpProofContext);
+}
 
 const CANCELLED = 'Nothing was changed: this change needs you to confirm it is you first.';
 
@@ -92,7 +100,7 @@ export function StepUpProvider({
   const canType = methods.password || methods.totp;
   return (
     <StepUpContext.Provider value={request}>
-      {children}
+      <StepUpProofContext.Provider value={stepUpProofText(methods)}>{children}</StepUpProofContext.Provider>
       <Dialog
         open={open}
         onClose={() => finish(false)}
@@ -100,8 +108,8 @@ export function StepUpProvider({
         testId="step-up-dialog"
         description={
           <p>
-            Payout wallets, live API keys and two-factor sign-in change only after you prove it is you again. The proof lasts {windowMinutes} minutes on
-            this device.
+            Changes to where money goes and who has access (payout wallets, live keys and endpoints, two-factor sign-in, members) need proof that it
+            is you: {canType ? stepUpProofText(methods) : 'a code from your authenticator app'}. The proof lasts {windowMinutes} minutes on this device.
           </p>
         }
       >

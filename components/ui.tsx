@@ -21,8 +21,9 @@ export const inputClass =
 export function PageHeader({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      {/* min-w-0 and overflow-wrap: a title with a long id ("Request req_…") wraps instead of widening a phone's page. */}
+      <div className="min-w-0 max-w-full">
+        <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">{title}</h1>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {children}
@@ -97,12 +98,6 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
       {message}
     </p>
   );
-}
-
-export function formatDate(value: Date | string | null): string {
-  if (!value) return '—';
-  const date = typeof value === 'string' ? new Date(value) : value;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 export interface TableColumn {

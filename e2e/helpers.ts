@@ -27,8 +27,18 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
+/**
+ * Follows a portal navigation link, on any screen: on a phone the links are behind the "Menu" button
+ * (docs/portal.md, "Navigation on phones"), which is opened first.
+ */
+export async function navigateTo(page: Page, label: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: label, exact: true }).click();
+}
+
 export async function switchPlan(page: Page, plan: 'Trial' | 'Developer' | 'Business' | 'Merchant'): Promise<void> {
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Billing' }).click();
+  await navigateTo(page, 'Billing');
   await expect(page.getByText('No payment is taken')).toBeVisible();
   await page.getByRole('radio', { name: new RegExp(`^${plan}`) }).check();
   await page.getByRole('button', { name: 'Switch plan' }).click();

@@ -260,12 +260,14 @@ test('two-factor: enrol (QR and text, confirmed by a code), recovery codes once;
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 
-  // The step-up now asks for a code as well as the password.
+  // The step-up now asks for a code as well as the password, and every place that warns of it says so.
   await page.goto('/wallets');
+  await expect(page.getByText('confirm it is you (your password and a code from your authenticator app (or a recovery code)')).toBeVisible();
   await page.getByLabel('Tron address').fill(TRON);
   await page.getByRole('button', { name: 'Save Tron' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
   await expect(stepUp.getByLabel('Authentication code')).toBeVisible();
+  await expect(stepUp).toContainText('your password and a code from your authenticator app (or a recovery code)');
   await confirmIdentity(page, { code: recovery[2] });
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
 

@@ -2,12 +2,15 @@
  * Operator CLI: `npm run admin -- <command> [options] [--json]`.
  * It calls the same domain functions as the portal and the API; it holds no rules of its own.
  */
-import { parseArgs } from 'node:util';
+import { closestName, parseCliArgs, UsageError, type FlagSpec, type FlagValues } from './cli-args';
 import { resolveDatabaseUrl } from './db/embedded';
 import { migrate } from './db/migrate';
 import { table } from './admin-table';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+--json prints one JSON object: a list command's rows are in its "data" array (as the API's lists), an error is
+{"error": {"code", "message"}}.
 
 Commands:
   user:create   --email E --password-stdin [--workspace NAME] [--plan PLAN]
@@ -32,9 +35,9 @@ Commands:
 Plans: Trial, Developer, Business, Merchant. Networks: ethereum, polygon, base, tron, bitcoin.
 The database is DATABASE_URL, or the project's embedded PostgreSQL when it is unset.`;
 
-type Flags = Record<string, string | boolean | undefined>;
+type Flags = FlagValues;
 
-class UsageError extends Error {}
+const COMMANDS = ['user:create', 'plan:set', 'key:create', 'key:roll', 'key:revoke', 'wallet:set', 'user:list', 'workspace:list', 'key:list', 'webhook:create', 'webhook:list', 'member:list', 'member:add', 'member:remove'] as const;
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
@@ -178,7 +181,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     case 'user:list': {
       const users = await listUsers();
       return {
-        json: users.map((u) => ({ id: u.id, email: u.email, created_at: iso(u.createdAt), workspaces: u.workspaces })),
+        json: { data: users.map((u) => ({ id: u.id, email: u.email, created_at: iso(u.createdAt), workspaces: u.workspaces })) },
         text: table(
           ['USER', 'EMAIL', 'CREATED', 'WORKSPACES'],
           users.map((u) => [u.id, u.email, iso(u.createdAt), u.workspaces.map((w) => `${w.id} (${w.role})`).join(', ')]),
@@ -188,7 +191,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     case 'workspace:list': {
       const workspaces = await listWorkspaces({ email: optional(flags, 'email') });
       return {
-        json: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, created_at: iso(w.createdAt), members: w.members })),
+        json: { data: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, created_at: iso(w.createdAt), members: w.members })) },
         text: table(
           ['WORKSPACE', 'NAME', 'PLAN', 'CREATED', 'MEMBERS'],
           workspaces.map((w) => [w.id, w.name, w.plan, iso(w.createdAt), w.members.map((m) => m.email).join(', ')]),
@@ -201,17 +204,20 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const keys = await listApiKeys(workspace.id);
       const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : 'active');
       return {
-        json: keys.map((k) => ({
-          id: k.id,
-          label: k.label,
-          prefix: k.prefix,
-          environment: k.environment,
-          scopes: k.scopes,
-          status: status(k),
-          created_at: iso(k.createdAt),
-          last_used_at: iso(k.lastUsedAt),
-          revoked_at: iso(k.revokedAt),
-        })),
+        json: {
+          workspace_id: workspace.id,
+          data: keys.map((k) => ({
+            id: k.id,
+            label: k.label,
+            prefix: k.prefix,
+            environment: k.environment,
+            scopes: k.scopes,
+            status: status(k),
+            created_at: iso(k.createdAt),
+            last_used_at: iso(k.lastUsedAt),
+            revoked_at: iso(k.revokedAt),
+          })),
+        },
         text: table(
           ['KEY', 'LABEL', 'PREFIX', 'ENV', 'SCOPES', 'STATUS', 'LAST USED'],
           keys.map((k) => [String(k.id), k.label, `${k.prefix}…`, k.environment, k.scopes.join(','), status(k), iso(k.lastUsedAt) ?? 'never']),
@@ -240,7 +246,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const workspace = await getWorkspace(required(flags, 'workspace'));
       const endpoints = await listWebhookEndpoints(workspace.id);
       return {
-        json: { workspace_id: workspace.id, endpoints: endpoints.map(webhookJson) },
+        json: { workspace_id: workspace.id, data: endpoints.map(webhookJson) },
         text: endpoints.length
           ? endpoints
               .map((e) => `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`)
@@ -256,7 +262,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       return {
         json: {
           workspace_id: workspace.id,
-          members: members.map((m) => ({ user_id: m.userId, email: m.email, role: m.role, joined_at: m.joinedAt.toISOString() })),
+          data: members.map((m) => ({ user_id: m.userId, email: m.email, role: m.role, joined_at: m.joinedAt.toISOString() })),
           pending_invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expires_at: i.expiresAt.toISOString() })),
         },
         text: [
@@ -287,7 +293,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       return { json: { workspace_id: workspace.id, removed: { user_id: member.userId, email: member.email } }, text: `Removed ${member.email} from workspace ${workspace.id}` };
     }
     default:
-      throw new UsageError(command ? `Unknown command ${command}` : 'No command given');
+      throw new UsageError(`Unknown command ${command}`); // main() checks the name first, with a suggestion
   }
 }
 
@@ -329,30 +335,45 @@ function describeError(error: unknown): string {
 }
 
 const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description', 'role'] as const;
+const OPTIONS: FlagSpec = {
+  json: { type: 'boolean' },
+  'password-stdin': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+};
+const HELP_HINT = 'run `npm run admin -- --help` for the commands and their options';
+
+/** A usage error: one line and where the help is (not the whole help again); with --json, the error object too. */
+function usageError(message: string, json: boolean): number {
+  if (json) console.log(JSON.stringify({ error: { message, code: 'usage' } }));
+  console.error(`error: ${message}\n${HELP_HINT}`);
+  return 2;
+}
 
 async function main(): Promise<number> {
+  const args = process.argv.slice(2);
   let parsed: { values: Flags; positionals: string[] };
   try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        'password-stdin': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
-      },
-    });
+    parsed = parseCliArgs(args, OPTIONS, { allowPositionals: true });
   } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    return 2;
+    return usageError(error instanceof Error ? error.message : String(error), args.includes('--json'));
   }
   const { values, positionals } = parsed;
   const json = values.json === true;
   const command = positionals[0] ?? '';
-  if (values.help || !command) {
+  if (values.help) {
     console.log(USAGE);
-    return command || values.help ? 0 : 2;
+    return 0;
+  }
+  if (args.length === 0) {
+    console.log(USAGE);
+    return 2;
+  }
+  if (!command) return usageError('No command given', json);
+  if (positionals.length > 1) return usageError(`Unexpected argument ${positionals[1]} (options start with --)`, json);
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    const suggestion = closestName(command, COMMANDS);
+    return usageError(`Unknown command ${command}${suggestion ? `: did you mean ${suggestion}?` : ''}`, json);
   }
   const database = await resolveDatabaseUrl();
   process.env.DATABASE_URL = database.url;
@@ -363,10 +384,10 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     const message = describeError(error);
-    if (json) console.log(JSON.stringify({ error: { message, code: (error as { code?: string })?.code ?? 'usage' } }));
+    if (error instanceof UsageError) return usageError(message, json);
+    if (json) console.log(JSON.stringify({ error: { message, code: (error as { code?: string })?.code ?? 'error' } }));
     console.error(`error: ${message}`);
-    if (error instanceof UsageError) console.error(`\n${USAGE}`);
-    return error instanceof UsageError ? 2 : 1;
+    return 1;
   } finally {
     const { disconnectDb } = await import('../lib/db');
     await disconnectDb();

@@ -122,6 +122,13 @@ async function main() {
   // The first worker's start-up, before "ready" (a failed one is retried by the supervisor).
   while (!workers.current() && workers.restarts() === 0 && !shuttingDown) await new Promise((resolve) => setTimeout(resolve, 100));
   console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`);
+  // Say which webhook rule is on: a refused local receiver under `npm start` is the first thing a developer meets.
+  const privateAllowed = (devEnv.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS) === 'true';
+  console.error(
+    privateAllowed
+      ? '[start] webhooks may go to local receivers (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true): for development only'
+      : '[start] webhooks go to public addresses only; npm run dev (or WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) allows local receivers — README, "Test webhooks locally"',
+  );
   const code = await server.exited;
   if (!shuttingDown) {
     console.error(`[start] next exited (${code}); shutting down`);

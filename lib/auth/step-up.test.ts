@@ -73,6 +73,17 @@ describe('step-up is required, server-side, for each protected change', () => {
     expect(rows[1]?.details).toMatchObject({ address: POLYGON, step_up: 'password' });
   });
 
+  it('the refusal says what to type: the password, and with two-factor sign-in on, a code as well', async () => {
+    const { workspaceId, actor } = await signedIn();
+    const refusal = () => setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor);
+    await expect(refusal()).rejects.toMatchObject({ code: 'step_up_required', message: 'Confirm it is you: this change needs your password again (valid 5 minutes).' });
+    await db().user.update({ where: { id: actor.userId }, data: { totpEnabledAt: new Date() } });
+    await expect(refusal()).rejects.toMatchObject({
+      code: 'step_up_required',
+      message: 'Confirm it is you: this change needs your password and a code from your authenticator app (or a recovery code) again (valid 5 minutes).',
+    });
+  });
+
   it('wallet remove: refused without a step-up, the wallet stays', async () => {
     const { workspaceId, actor } = await signedIn();
     await setWallet(workspaceId, { network: 'polygon', address: POLYGON }); // set by the operator (no step-up)

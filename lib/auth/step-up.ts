@@ -6,6 +6,7 @@ import { verifyPassword } from './password';
 import { freshSignInProves } from './providers';
 import { verifySecondFactor } from './second-factor';
 import { beginUserProof, userProofSucceeded } from './throttle';
+import { stepUpProofText } from './step-up-copy';
 
 /**
  * Step-up re-authentication ("sudo mode"). A portal session alone may read everything, but changes that send
@@ -52,7 +53,11 @@ function windowStart(now: Date): Date {
   return new Date(now.getTime() - STEP_UP_WINDOW_SECONDS * 1000);
 }
 
-const REQUIRED_MESSAGE = `Confirm it is you: this change needs your password again (valid ${STEP_UP_WINDOW_SECONDS / 60} minutes).`;
+/** step_up_required's message: what this account must type (its password, a code, or both). */
+function requiredMessage(user: SessionProofRow['user'] | null): string {
+  const methods = user ? { password: Boolean(user.passwordHash), totp: Boolean(user.totpEnabledAt) } : null;
+  return `Confirm it is you: this change needs ${stepUpProofText(methods)} again (valid ${STEP_UP_WINDOW_SECONDS / 60} minutes).`;
+}
 
 type SessionProofRow = {
   userId: string;
@@ -120,7 +125,7 @@ export async function requireStepUp(
   if (actor.userId === null) return null;
   const row = actor.sessionId ? await readSession(tx, actor.sessionId) : null;
   const proof = isLive(row, actor.userId, now) ? proofOf(row, now, options) : null;
-  if (!proof) throw new AppError('step_up_required', REQUIRED_MESSAGE);
+  if (!proof) throw new AppError('step_up_required', requiredMessage(row?.userId === actor.userId ? row.user : null));
   return proof;
 }
 

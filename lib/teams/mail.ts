@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import { env } from '../env';
+import { formatDateTime } from '../format/date-time';
 import { ROLE_LABELS, type Role } from './roles';
 
 /**
@@ -18,13 +19,14 @@ function transporter(url: string): nodemailer.Transporter {
 
 export function invitationMail(input: { to: string; workspaceName: string; role: Role; invitedBy: string; url: string; expiresAt: Date }) {
   const role = ROLE_LABELS[input.role];
-  const until = input.expiresAt.toISOString().slice(0, 16).replace('T', ' ');
+  // A mail does not know its reader's time zone: the portal's format, in UTC (labelled).
+  const until = formatDateTime(input.expiresAt, 'UTC');
   const text = [
     `${input.invitedBy} invited you to join the workspace "${input.workspaceName}" as ${role}.`,
     '',
     `Accept the invitation: ${input.url}`,
     '',
-    `The link works once, until ${until} UTC, and only for an account with the email ${input.to}.`,
+    `The link works once, until ${until}, and only for an account with the email ${input.to}.`,
     "If you did not expect this invitation, ignore this mail: nothing happens until the link is used.",
   ].join('\n');
   return { to: input.to, subject: `You are invited to ${input.workspaceName}`, text };

@@ -89,7 +89,7 @@ function refuse(message: string): never {
  */
 export const DESTINATION_REFUSED =
   'The URL\'s host is not a public address (or could not be resolved). Webhooks go to public addresses only; ' +
-  'an operator can set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to deliver to a local receiver.';
+  'an operator can set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (npm run dev does) to deliver to a local receiver.';
 
 function refuseDestination(details: { host: string; address?: string; reason: 'unresolvable' | 'no_address' | 'not_public' }): never {
   console.error(JSON.stringify({ level: 'warn', event: 'webhook_destination_refused', ...details }));

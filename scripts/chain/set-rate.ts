@@ -1,13 +1,14 @@
 // npm run chain -- set-rate <PAIR> <price> [--rpc http://127.0.0.1:8545]
 //   starts a new round on the local chain's mock feed of PAIR (ETH/USD, BTC/USD, USDT/USD, USDC/USD, EUR/USD).
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../cli-args';
 import { FEEDS } from '../../lib/rates/feeds';
 import { findRateFeed, isFeed, MOCK_FEED_ANSWERS, MOCK_FEED_DECIMALS, setFeedAnswer, type RateFeeds } from './rate-feeds';
 
 const USAGE = `usage: npm run chain -- set-rate <${FEEDS.join('|')}> <price, e.g. 2500.12> [--rpc URL]`;
 
 export async function setRateCommand(argv: string[], fail: (message: string) => never): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { rpc: { type: 'string', default: 'http://127.0.0.1:8545' } } });
+  const { values: flags, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: 'http://127.0.0.1:8545' } }, { allowPositionals: true });
+  const values = { rpc: String(flags.rpc) };
   const [pair, price] = positionals;
   if (!pair || !price || positionals.length !== 2) fail(USAGE);
   const feed = pair.toUpperCase();

@@ -2,13 +2,14 @@
 //   starts the local EVM node behind the TRON JSON-RPC façade and prints the settings (addresses in base58).
 // npm run chain -- --network tron pay <payment_uri> [--rpc http://127.0.0.1:9545/jsonrpc]
 // npm run chain -- --network tron mine <N> [--rpc http://127.0.0.1:9545/jsonrpc]
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../cli-args';
 import { freePort } from '../db/embedded';
 import { startLocalChain } from './local-chain';
+import { DEFAULT_TRON_RPC, mineHint, payHint } from './hints';
 import { evmUrlOf, mineTron, payTronUri, startLocalTron, TRON_RULES, tronChainSettings } from './tron-local';
 
 export const DEFAULT_TRON_PORT = 9545;
-const DEFAULT_RPC = `http://127.0.0.1:${DEFAULT_TRON_PORT}/jsonrpc`;
+const DEFAULT_RPC = DEFAULT_TRON_RPC;
 
 function fail(message: string): never {
   console.error(`chain: ${message}`);
@@ -33,9 +34,10 @@ function withoutNetwork(argv: string[]): string[] {
 }
 
 async function start(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: { port: { type: 'string', default: String(DEFAULT_TRON_PORT) }, 'block-time': { type: 'string', default: '3' }, json: { type: 'boolean', default: false } },
+  const { values } = parseCliArgs(argv, {
+    port: { type: 'string', default: String(DEFAULT_TRON_PORT) },
+    'block-time': { type: 'string', default: '3' },
+    json: { type: 'boolean', default: false },
   });
   const port = Number(values.port);
   const blockSeconds = Number(values['block-time']);
@@ -72,14 +74,15 @@ async function start(argv: string[]) {
   console.log(`Mock TRC-20 USDT ${tron.tokens.USDT} (6 decimals), minted to ${tron.funded.address}.`);
   console.log('\nStart the app with these settings (another terminal):\n');
   console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' \\\n  ')} \\\n  npm start`);
-  console.log(`\nThen pay a live USDT/tron invoice:  npm run chain -- --network tron pay "<payment_uri>"`);
-  console.log(`Mine blocks (finality is ${TRON_RULES.finalizedDepth} blocks deep):  npm run chain -- --network tron mine 20`);
+  console.log(`\nThen pay a live USDT/tron invoice:  ${payHint('tron', tron.rpcUrl)}`);
+  console.log(`Mine blocks (finality is ${TRON_RULES.finalizedDepth} blocks deep):  ${mineHint(tron.rpcUrl, 20)}`);
   console.log(`Funded development account (publicly known key, local use only): ${tron.funded.address} ${tron.funded.privateKey}`);
   console.log('\nCtrl-C stops the chain (its state is not kept).');
 }
 
 async function pay(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { rpc: { type: 'string', default: DEFAULT_RPC } } });
+  const { values: flags, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: DEFAULT_RPC } }, { allowPositionals: true });
+  const values = { rpc: String(flags.rpc) };
   const uri = positionals[0];
   if (!uri) fail('usage: npm run chain -- --network tron pay <payment_uri> [--rpc URL]');
   const evmUrl = evmUrlOf(values.rpc);
@@ -96,7 +99,8 @@ async function pay(argv: string[]) {
 }
 
 async function mine(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { rpc: { type: 'string', default: DEFAULT_RPC } } });
+  const { values: flags, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: DEFAULT_RPC } }, { allowPositionals: true });
+  const values = { rpc: String(flags.rpc) };
   const blocks = Number(positionals[0] ?? '1');
   if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100_000) fail('usage: npm run chain -- --network tron mine <N> (1 … 100000)');
   await mineTron(evmUrlOf(values.rpc), blocks).catch((error: Error) => fail(`mining failed on ${values.rpc}: ${error.message}`));

@@ -239,6 +239,33 @@ function wrapEngineError(err: unknown): Error {
   return new Error(String(err));
 }
 
+/**
+ * True when the database holds exactly the committed migrations, each finished, none failed, each with the
+ * checksum of its file (the engine's own record: SHA-256 of migration.sql): the engine would apply nothing.
+ * Loading the engine costs ≈ 1 s per process, and every start of the app, the worker and the admin CLI
+ * migrates; anything else — a fresh database, a new, edited or unknown migration, a failed one — goes to the
+ * engine, which decides as before.
+ */
+async function isUpToDate(databaseUrl: string, migrations: MigrationList): Promise<boolean> {
+  const expected = new Map<string, string>();
+  for (const dir of migrations.migrationDirectories) {
+    if (dir.migrationFile.content.tag !== 'ok') return false;
+    expected.set(dir.path, createHash('sha256').update(dir.migrationFile.content.value).digest('hex'));
+  }
+  const client = new pg.Client(poolConfigFromUrl(databaseUrl));
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ migration_name: string; checksum: string; finished: boolean }>(
+      `SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
+    );
+    return rows.length === expected.size && rows.every((row) => row.finished && expected.get(row.migration_name) === row.checksum);
+  } catch {
+    return false; // no migrations table yet: a fresh database
+  } finally {
+    await client.end();
+  }
+}
+
 /** The committed migrations, in the shape the engine expects (same as the Prisma CLI reads them). */
 export function listMigrations(dir = MIGRATIONS_DIR): MigrationList {
   const lockPath = path.join(dir, LOCKFILE);
@@ -269,9 +296,10 @@ const noFilters = { externalTables: [], externalEnums: [] };
 
 /** Apply all pending migrations to databaseUrl (what `prisma migrate deploy` does). Returns the applied names. */
 export async function migrate(databaseUrl: string, options: { quiet?: boolean } = {}): Promise<string[]> {
-  const { appliedMigrationNames } = await withEngine(databaseUrl, (engine) =>
-    engine.applyMigrations({ migrationsList: listMigrations(), filters: noFilters }),
-  );
+  const migrations = listMigrations();
+  const { appliedMigrationNames } = (await isUpToDate(databaseUrl, migrations))
+    ? { appliedMigrationNames: [] as string[] }
+    : await withEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList: migrations, filters: noFilters }));
   // The job queue's own schema (graphile_worker), migrated by the library itself: the events fan-out
   // trigger queues webhook deliveries through it, so it must exist before the app writes any event.
   await migrateJobQueue(databaseUrl);

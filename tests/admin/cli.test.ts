@@ -114,6 +114,25 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(unknown.stderr).toContain('Unknown command frobnicate');
   });
 
+  it('a usage mistake is one line, the closest known flag or command, and where the help is — not the help', async () => {
+    const hint = 'run `npm run admin -- --help` for the commands and their options';
+    const typo = await admin('key:create', '--workspace', 'ws_x', '--label', 'k', '--env', 'test', '--scope', 'invoices:read');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim().split('\n')).toEqual(['error: unknown option --scope: did you mean --scopes?', hint]);
+    expect(typo.stdout).toBe('');
+    const command = await admin('key:lst', '--workspace', 'ws_x', '--json');
+    expect(command.code).toBe(2);
+    expect(command.stderr.trim().split('\n')).toEqual(['error: Unknown command key:lst: did you mean key:list?', hint]);
+    expect(JSON.parse(command.stdout)).toEqual({ error: { code: 'usage', message: 'Unknown command key:lst: did you mean key:list?' } });
+    // A mistake found after the database is reached (a missing flag) reads the same way.
+    const missing = await admin('plan:set', '--plan', 'Business');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toEqual(['error: --workspace is required', hint]);
+    const help = await admin('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Commands:');
+  });
+
   it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
     // The data is made through the domain functions (as the other suites do); only the list commands run as CLI
     // processes, each a few seconds of start-up on a loaded machine.
@@ -127,15 +146,16 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
     const users = await admin('user:list', '--json');
     expect(users.code, users.stderr).toBe(0);
-    expect(JSON.parse(users.stdout)).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
+    expect(JSON.parse(users.stdout).data).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
 
     const mine = await admin('workspace:list', '--email', email.toUpperCase(), '--json');
-    expect(JSON.parse(mine.stdout)).toEqual([{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }]);
+    expect(JSON.parse(mine.stdout)).toEqual({ data: [{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }] });
 
     const keys = await admin('key:list', '--workspace', workspaceId, '--json');
     expect(keys.code, keys.stderr).toBe(0);
     const listed = JSON.parse(keys.stdout);
-    expect(listed).toEqual([
+    expect(listed.workspace_id).toBe(workspaceId);
+    expect(listed.data).toEqual([
       { id: live.key.id, label: 'live one', prefix: live.key.prefix, environment: 'live', scopes: ['invoices:read', 'invoices:write'], status: 'active', created_at: expect.any(String), last_used_at: null, revoked_at: null },
       { id: key.key.id, label: 'listed key', prefix: key.key.prefix, environment: 'test', scopes: ['invoices:read', 'invoices:write'], status: 'revoked', created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
     ]);
@@ -181,8 +201,8 @@ describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
     const list = await admin('webhook:list', '--workspace', workspace, '--json');
     expect(list.code, list.stderr).toBe(0);
     const listed = JSON.parse(list.stdout);
-    expect(listed.endpoints).toHaveLength(2);
-    expect(listed.endpoints.find((e: { id: string }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: undefined });
+    expect(listed.data).toHaveLength(2);
+    expect(listed.data.find((e: { id: string }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: undefined });
     const plain = await admin('webhook:list', '--workspace', workspace);
     for (const output of [list.stdout, list.stderr, plain.stdout, plain.stderr]) {
       expect(output).not.toContain('whsec_');
@@ -194,6 +214,14 @@ describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
     const refused = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://127.0.0.1:9/hooks', '--json');
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: expect.stringContaining('not a public address') });
+    // The same local receiver with the development switch (npm run dev sets it; README "Test webhooks locally").
+    const local = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://localhost:4242/webhooks', '--json');
+    expect(local.code, local.stderr).toBe(0);
+    expect(JSON.parse(local.stdout)).toMatchObject({ url: 'http://localhost:4242/webhooks', environment: 'test', status: 'enabled' });
+    // It never lifts the https rule of live endpoints.
+    const liveLocal = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'http://localhost:4242/webhooks', '--json');
+    expect(liveLocal.code).toBe(1);
+    expect(JSON.parse(liveLocal.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: 'Live endpoints must use https://' });
     const badEvent = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/x', '--events', 'invoice.eaten');
     expect(badEvent.code).toBe(2);
     expect(badEvent.stderr).toContain('Unknown event type(s) invoice.eaten');

@@ -41,7 +41,7 @@ describe('admin CLI: member:list, member:add, member:remove', () => {
 
     const listed = await admin('member:list', '--workspace', workspace.id, '--json');
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+    expect(JSON.parse(listed.stdout).data.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
       [owner, 'owner'],
       [dev, 'developer'],
     ]);

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { Card, formatDate, PageHeader } from '@/components/ui';
+import { LocalTime } from '@/components/local-time';
+import { Card, PageHeader } from '@/components/ui';
 import { listOAuthAccounts } from '@/lib/auth/oauth';
 import { twoFactorStatus } from '@/lib/auth/second-factor';
 import { stepUpMethods } from '@/lib/auth/step-up';
@@ -33,7 +34,7 @@ export default async function AccountPage() {
             {github ? (
               <>
                 <p className="mb-3 text-sm">
-                  Connected{github.email ? ` (${github.email})` : ''} on {formatDate(github.createdAt)}. You can sign in with GitHub
+                  Connected{github.email ? ` (${github.email})` : ''} on <LocalTime value={github.createdAt} />. You can sign in with GitHub
                   {twoFactor.enabled ? '; your authentication code is asked for then too' : ''}.
                 </p>
                 {methods.password ? <DisconnectGitHub /> : null}

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAnnounce } from '@/components/status';
 import { SecretOnceDialog } from '@/components/secret-once-dialog';
-import { useStepUp } from '@/components/step-up';
+import { useStepUp, useStepUpProof } from '@/components/step-up';
 import { buttonClass, FieldError, inputClass, Notice } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '@/lib/scopes';
@@ -20,6 +20,7 @@ const SCOPE_OPTIONS = SCOPES.map((value) => ({ value, description: SCOPE_DESCRIP
 export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
   // A live key asks the user to confirm it is them (step-up) when the server says so; a test key never does.
   const [state, onSubmit, pending] = useKeptForm(useStepUp(createKey));
+  const stepUpProof = useStepUpProof();
   const [dismissed, setDismissed] = useState<number | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const submit = useRef<HTMLButtonElement>(null);
@@ -68,7 +69,7 @@ export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
             ) : null}
           </div>
           {liveAllowed ? (
-            <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you (your password).</p>
+            <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you ({stepUpProof}).</p>
           ) : (
             <p className="mt-1 text-xs text-slate-600">Live keys are for Owners and Admins of the workspace.</p>
           )}

@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { SecretOnceDialog } from '@/components/secret-once-dialog';
+import { LocalTime } from '@/components/local-time';
 import { useStepUp } from '@/components/step-up';
 import { buttonClass, inputClass } from '@/components/ui';
 import { rollKey } from './actions';
@@ -64,9 +65,13 @@ export function RollKeyButton({ keyId, label, available, place = 'row' }: { keyI
         warning={
           <>
             This is the only time it is shown.{' '}
-            {rolled?.oldWorksUntil
-              ? `The old secret keeps working until ${rolled.oldWorksUntil.slice(0, 16).replace('T', ' ')} UTC.`
-              : 'The old secret has stopped working.'}
+            {rolled?.oldWorksUntil ? (
+              <>
+                The old secret keeps working until <LocalTime value={rolled.oldWorksUntil} />.
+              </>
+            ) : (
+              'The old secret has stopped working.'
+            )}
           </>
         }
         label="New secret"

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
-import { buttonClass, Card, cx, DataTable, formatDate, inputClass, PageHeader } from '@/components/ui';
+import { buttonClass, Card, cx, DataTable, inputClass, PageHeader, Td } from '@/components/ui';
 import { listApiKeys } from '@/lib/keys/keys';
 import { requirePage } from '@/lib/portal/context';
 import { listRequests } from '@/lib/request-log/queries';
@@ -121,17 +122,17 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
             >
               {page.rows.map((row) => (
                 <tr key={row.id}>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDate(row.createdAt)}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{row.method}</td>
-                  <td className="max-w-xs truncate px-3 py-2 font-mono text-xs">{row.path}</td>
-                  <td className={cx('px-3 py-2 font-medium', statusTone(row.status))}>{row.status}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-right">{row.durationMs} ms</td>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{row.keyPrefix}…</td>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">
+                  <Td label="Time"><LocalTime value={row.createdAt} /></Td>
+                  <Td label="Method" className="font-mono text-xs">{row.method}</Td>
+                  <Td label="Path" className="max-w-xs truncate font-mono text-xs">{row.path}</Td>
+                  <Td label="Status" className={cx('font-medium', statusTone(row.status))}>{row.status}</Td>
+                  <Td label="Duration" className="whitespace-nowrap text-right">{row.durationMs} ms</Td>
+                  <Td label="Key" className="whitespace-nowrap font-mono text-xs">{row.keyPrefix}…</Td>
+                  <Td label="Request id" className="font-mono text-xs">
                     <Link href={`/requests/${encodeURIComponent(row.requestId)}`} className="text-indigo-700 underline">
                       {row.requestId}
                     </Link>
-                  </td>
+                  </Td>
                 </tr>
               ))}
             </DataTable>

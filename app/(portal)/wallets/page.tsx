@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { Card, PageHeader } from '@/components/ui';
 import { CURRENCIES, CURRENCY_RULES, NETWORK_FAMILY, NETWORKS, type Network } from '@/lib/invoices/currencies';
-import { STEP_UP_WINDOW_SECONDS } from '@/lib/auth/step-up';
+import { STEP_UP_WINDOW_SECONDS, stepUpMethods } from '@/lib/auth/step-up';
+import { stepUpProofText } from '@/lib/auth/step-up-copy';
 import { requirePage } from '@/lib/portal/context';
 import { WalletForm } from './wallet-form';
 import { BitcoinWalletForm } from './bitcoin-wallet-form';
@@ -39,7 +40,8 @@ function gapWarning(unpaidInARow: number): string | null {
 }
 
 export default async function WalletsPage() {
-  const { workspace } = await requirePage('/wallets');
+  const { workspace, userId } = await requirePage('/wallets');
+  const proof = stepUpProofText(await stepUpMethods(userId));
   const wallets = new Map((await listWallets(workspace.id)).map((w) => [w.network, w.address]));
   const chain = bitcoinChain();
   const bitcoinWallet = wallets.get('bitcoin') ?? null;
@@ -54,7 +56,7 @@ export default async function WalletsPage() {
     <>
       <PageHeader
         title="Wallets"
-        description={`Live invoices are paid to the workspace's wallet for their network; without one, creating a live invoice on that network fails. Test invoices never need a wallet. Saving or removing a wallet asks you to confirm it is you (your password, valid ${STEP_UP_WINDOW_SECONDS / 60} minutes).`}
+        description={`Live invoices are paid to the workspace's wallet for their network; without one, creating a live invoice on that network fails. Test invoices never need a wallet. Saving or removing a wallet asks you to confirm it is you (${proof}, valid ${STEP_UP_WINDOW_SECONDS / 60} minutes).`}
       />
       <Card title="Addresses per network">
         <div className="grid gap-4 lg:grid-cols-2">

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
-import { Badge, Card, DataTable, EnvironmentBadge, formatDate, Notice, PageHeader } from '@/components/ui';
+import { Badge, Card, DataTable, EnvironmentBadge, Notice, PageHeader } from '@/components/ui';
 import { requirePage } from '@/lib/portal/context';
 import { can } from '@/lib/teams/roles';
 import { listWebhookEndpoints } from '@/lib/webhooks/endpoints';
@@ -58,7 +59,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                     <Badge tone={endpoint.status === 'enabled' ? 'green' : 'red'}>{endpoint.status}</Badge>
                     {endpoint.disabledReason ? <p className="mt-1 text-xs text-slate-600">{endpoint.disabledReason}</p> : null}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDate(endpoint.createdAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2"><LocalTime value={endpoint.createdAt} /></td>
                   <td className="whitespace-nowrap px-3 py-2">
                     {/* aria-label, not an sr-only span: an absolutely positioned span in a scrolled table widens the page. */}
                     <Link

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
-import { Card, DataTable, formatDate, PageHeader } from '@/components/ui';
+import { Card, DataTable, PageHeader } from '@/components/ui';
 import { listUnmatchedPayments } from '@/lib/chain/unmatched';
 import { requirePage } from '@/lib/portal/context';
 import { can } from '@/lib/teams/roles';
@@ -42,7 +43,7 @@ export default async function UnmatchedPaymentsPage() {
                 <td className="px-3 py-2">
                   <code className="break-all font-mono text-xs">{payment.from}</code>
                 </td>
-                <td className="px-3 py-2 whitespace-nowrap">{formatDate(payment.confirmedAt)}</td>
+                <td className="px-3 py-2 whitespace-nowrap"><LocalTime value={payment.confirmedAt} /></td>
                 <td className="px-3 py-2">
                   {mayAttach ? <AttachForm paymentId={payment.id} /> : null}
                 </td>

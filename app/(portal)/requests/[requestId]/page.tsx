@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Card, EnvironmentBadge, formatDate, PageHeader } from '@/components/ui';
+import { Card, EnvironmentBadge, PageHeader } from '@/components/ui';
+import { keyTargetText } from '@/lib/audit/targets';
+import { listApiKeys } from '@/lib/keys/keys';
 import { requirePage } from '@/lib/portal/context';
 import { getRequest } from '@/lib/request-log/queries';
 
@@ -13,14 +16,16 @@ export default async function RequestDetailPage({ params }: { params: Promise<{ 
   const { requestId } = await params;
   const row = /^req_[A-Za-z0-9]{1,64}$/.test(requestId) ? await getRequest(workspace.id, requestId) : null;
   if (!row) notFound();
+  // The key as the keys table shows it: label and prefix (never its internal id).
+  const key = row.keyId ? (await listApiKeys(workspace.id)).find((each) => each.id === row.keyId) : undefined;
   const fields: [string, React.ReactNode][] = [
-    ['Time', formatDate(row.createdAt)],
+    ['Time', <LocalTime key="t" value={row.createdAt} />],
     ['Environment', <EnvironmentBadge key="env" environment={row.environment} />],
     ['Method', <code key="m">{row.method}</code>],
     ['Path', <code key="p" className="break-all">{row.path}</code>],
     ['Status', row.status],
     ['Duration', `${row.durationMs} ms`],
-    ['Key', <code key="k">{row.keyPrefix}… (id {row.keyId})</code>],
+    ['Key', <span key="k" className="break-words">{keyTargetText(key?.label ?? null, row.keyPrefix)}</span>],
     ['Idempotency-Key', row.idempotencyKey ? <code key="i" className="break-all">{row.idempotencyKey}</code> : '—'],
     ['Client address', row.ip ?? '—'],
   ];

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/local-time';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Badge, Card, DataTable, EnvironmentBadge, formatDate, Notice, PageHeader } from '@/components/ui';
+import { Badge, Card, DataTable, EnvironmentBadge, Notice, PageHeader } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { requirePage } from '@/lib/portal/context';
 import { can, forEnvironment } from '@/lib/teams/roles';
@@ -51,7 +52,7 @@ function DeliveryRow({ delivery, endpointId, mayChange }: { delivery: DeliveryVi
           <span className="text-slate-600">—</span>
         ) : null}
       </td>
-      <td className="whitespace-nowrap px-3 py-2 align-top">{delivery.status === 'pending' ? formatDate(delivery.nextAttemptAt) : '—'}</td>
+      <td className="whitespace-nowrap px-3 py-2 align-top">{delivery.status === 'pending' ? <LocalTime value={delivery.nextAttemptAt} /> : '—'}</td>
       <td className="px-3 py-2 align-top">
         {mayChange ? <ResendButton endpointId={endpointId} deliveryId={delivery.id} eventType={delivery.eventType} /> : null}
       </td>
@@ -91,11 +92,11 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               {endpoint.disabledReason ? <span className="ml-2 text-slate-700">{endpoint.disabledReason}</span> : null}
             </dd>
             <dt className="font-medium">Created</dt>
-            <dd>{formatDate(endpoint.createdAt)}</dd>
+            <dd><LocalTime value={endpoint.createdAt} /></dd>
           </dl>
           {endpoint.previousSecretExpiresAt ? (
             <div className="mt-4">
-              <Notice tone="info">The previous signing secret also signs deliveries until {formatDate(endpoint.previousSecretExpiresAt)}.</Notice>
+              <Notice tone="info">The previous signing secret also signs deliveries until <LocalTime value={endpoint.previousSecretExpiresAt} />.</Notice>
             </div>
           ) : null}
           {mayChange ? (
