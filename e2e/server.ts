@@ -14,6 +14,7 @@ import { E2E_BITCOIN_CREDENTIALS, startBitcoinNode, type BitcoinNode } from '../
 import { startLocalTron, tronChainSettings } from '../scripts/chain/tron-local';
 import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
 import { ensureDevCertificate } from '../scripts/dev-tls';
+import { reapWhenGone } from '../scripts/db/reaper';
 import { migrate } from '../scripts/db/migrate';
 import { ensureBuild, startNext, type NextServer } from '../scripts/next-app';
 import { startWorker, type WorkerProcess } from '../scripts/worker-process';
@@ -93,6 +94,7 @@ async function main() {
   } else {
     tempDir = makeTempDir('invoicing-e2e-');
     embedded = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'invoicing_e2e', verbose: false });
+    reapWhenGone(process.pid, path.join(tempDir, 'postgres'), tempDir);
     databaseUrl = embedded.url;
   }
   const host = new URL(databaseUrl).hostname;
