@@ -98,6 +98,8 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   await expect(payer.getByTestId('status')).toContainText('Awaiting payment');
   await expect(payer.getByTestId('countdown')).toHaveText(/^(59|60):\d\d$/);
   await qrMatches(payer, invoice.payment_uri);
+  // A payer on a phone opens their wallet app with the same payment request (EIP-681 here).
+  await expect(payer.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('href', invoice.payment_uri);
 
   // The countdown ticks: the client script runs under the CSP.
   const first = await payer.getByTestId('countdown').textContent();
@@ -122,6 +124,24 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   expect(payer.url()).toBe(before); // no reload, no navigation
   await expect(payer.getByRole('link', { name: 'Return to merchant' })).toHaveAttribute('href', 'https://shop.example/thanks');
   await expect(payer.getByTestId('payment-details')).toHaveCount(0);
+  // The receipt appears without a reload: amount, network, date, transaction, order reference, invoice id.
+  const receipt = payer.getByTestId('receipt');
+  await expect(receipt).toBeVisible();
+  await expect(receipt.getByTestId('receipt-amount')).toContainText('12.5 USDC');
+  await expect(receipt).toContainText('Base');
+  await expect(receipt.getByTestId('receipt-paid-at').locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
+  await expect(receipt.getByTestId('receipt-transaction')).toContainText('Simulated payment (test invoice)');
+  await expect(receipt.getByTestId('receipt-order')).toHaveText('order-hidden-42');
+  await expect(receipt.getByTestId('receipt-invoice')).toHaveText(invoice.id);
+  await expect(receipt.getByRole('button', { name: 'Print receipt' })).toBeVisible();
+  expect(payer.url()).toBe(before);
+  // Printed: the controls are left out.
+  await payer.emulateMedia({ media: 'print' });
+  await expect(receipt.getByRole('button', { name: 'Print receipt' })).toBeHidden();
+  await payer.emulateMedia({ media: 'screen' });
+  // Still nothing else of the workspace once paid.
+  const paidHtml = await payer.content();
+  for (const hidden of ['secret-metadata-value', 'internal_note', other.id, 'Another invoice entirely']) expect(paidHtml, `receipt leaks ${hidden}`).not.toContain(hidden);
   await expectNoSeriousAxeViolations(payer, 'the payment page, the paid state');
   await screenshots(payer, 'paid');
   expect(cspErrors).toEqual([]);

@@ -21,7 +21,7 @@ test.afterEach(async () => {
   await receiver.close();
 });
 
-test('webhooks: add an endpoint (secret once) → API invoice created and paid → log shows both succeeded → Resend sends the same webhook-id; roll, test event, disable/enable, delete', async ({
+test('webhooks: add an endpoint (secret once) → API invoice created and paid → log shows both delivered → Resend sends the same webhook-id; roll, test event, disable/enable, delete', async ({
   page,
   request,
 }) => {
@@ -81,7 +81,7 @@ test('webhooks: add an endpoint (secret once) → API invoice created and paid �
   expect(verified.map((e) => e.type).sort()).toEqual(['invoice.created', 'invoice.paid']);
   const paid = verified.find((e) => e.type === 'invoice.paid')!;
 
-  // The delivery log shows both succeeded, with the receiver's answer escaped.
+  // The delivery log shows both delivered, with the receiver's answer escaped.
   // Keyboard: the row's link is reachable and opens with Enter.
   await row.getByRole('link', { name: /Manage/ }).focus();
   await page.keyboard.press('Enter');
@@ -89,8 +89,8 @@ test('webhooks: add an endpoint (secret once) → API invoice created and paid �
   const deliveryRow = (type: string) => page.getByTestId('deliveries-table').locator(`tr[data-event-type="${type}"]`);
   await expect(async () => {
     await page.reload();
-    await expect(deliveryRow('invoice.created')).toContainText('succeeded', { timeout: 1000 });
-    await expect(deliveryRow('invoice.paid')).toContainText('succeeded', { timeout: 1000 });
+    await expect(deliveryRow('invoice.created')).toContainText('delivered', { timeout: 1000 });
+    await expect(deliveryRow('invoice.paid')).toContainText('delivered', { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   const paidRow = deliveryRow('invoice.paid');
   await expect(paidRow).toContainText(paid.id);

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { errorResponse, withApiKey, type RouteHandler } from './handler';
 import type { AnyEndpoint } from './endpoint';
 import { AppError } from '../errors';
@@ -97,12 +95,3 @@ export function errorsDocumentRoute(): { GET: () => Promise<Response> } {
   };
 }
 
-/** GET /docs/versioning: the versioning and deprecation policy (docs/versioning.md), linked from the OpenAPI document. */
-export function versioningPolicyRoute(): { GET: () => Promise<Response> } {
-  return {
-    GET: async () => {
-      const text = await readFile(path.join(process.cwd(), 'docs', 'versioning.md'), 'utf8');
-      return new Response(text, { headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'no-store' } });
-    },
-  };
-}

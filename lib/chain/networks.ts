@@ -1,6 +1,7 @@
 import { env } from '../env';
 import type { Currency, Network } from '../invoices/currencies';
 import { tronToBase58 } from './tron/address';
+import { TRON_MAINNET_CHAIN_ID, tronChainId } from './tron/settings';
 
 /**
  * Per-network chain settings (docs/settlement.md): real-chain defaults, overridden by RPC_URL_<NETWORK>,
@@ -77,4 +78,28 @@ export function tokenAddress(currency: Currency, network: Network): string | nul
   const token = setting(`TOKEN_${currency}_${upper(network)}`) ?? DEFAULT_TOKENS[`${currency}_${network}`] ?? null;
   // Tron contracts may be configured as 41… hex; they are always shown and compared in base58.
   return token && network === 'tron' ? tronToBase58(token) : token;
+}
+
+/** Public block explorers of the real chains: where a transaction of each network can be looked up. */
+const EXPLORER_TX_URLS: Record<Network, (hash: string) => string> = {
+  ethereum: (hash) => `https://etherscan.io/tx/${hash}`,
+  polygon: (hash) => `https://polygonscan.com/tx/${hash}`,
+  base: (hash) => `https://basescan.org/tx/${hash}`,
+  tron: (hash) => `https://tronscan.org/#/transaction/${hash}`,
+  bitcoin: (hash) => `https://mempool.space/tx/${hash}`,
+};
+
+/**
+ * A transaction's page on the network's public explorer, or null when there is none to link to: a simulated
+ * payment (test invoices), a hash of the wrong shape, or a deployment watching another chain than the real one
+ * (CHAIN_ID_<NETWORK> set to a local or test chain, whose transactions the public explorer does not know).
+ */
+export function explorerTxUrl(network: Network, hash: string): string | null {
+  if (isEvmNetwork(network)) {
+    return /^0x[0-9a-fA-F]{64}$/.test(hash) && chainId(network) === DEFAULT_CHAIN_IDS[network] ? EXPLORER_TX_URLS[network](hash) : null;
+  }
+  const bare = hash.replace(/^0x/, '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(bare)) return null;
+  if (network === 'tron' && tronChainId() !== TRON_MAINNET_CHAIN_ID) return null;
+  return EXPLORER_TX_URLS[network](bare);
 }

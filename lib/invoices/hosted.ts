@@ -1,5 +1,5 @@
 import { meteringSql, runStatement } from '../db';
-import { confirmations, isEvmNetwork } from '../chain/networks';
+import { confirmations, explorerTxUrl, isEvmNetwork } from '../chain/networks';
 import { bitcoinConfirmations } from '../chain/bitcoin/chain';
 import { fromBaseUnits, paymentUri, toBaseUnits } from '../chain/payment-uri';
 import { tronConfirmations } from '../chain/tron/settings';
@@ -13,8 +13,9 @@ import type { PriceCurrency } from '../rates/feeds';
 
 /**
  * The hosted payment page's reads (docs/hosted-page.md). The token is the only key: whoever holds the link sees this one
- * invoice's payment fields and the workspace's name, nothing else of the workspace (no metadata, order id, keys
- * or other invoices) — the view types below carry only what the page shows.
+ * invoice's payment fields and the workspace's name, nothing else of the workspace (no metadata, keys or other
+ * invoices; the invoice id and order id only on the receipt, once paid) — the view types below carry only what
+ * the page shows.
  */
 
 export const NETWORK_NAMES: Record<Network, string> = {
@@ -53,6 +54,18 @@ export interface HostedInvoice extends HostedStatus {
   paymentUri: string;
   /** Priced in fiat (docs/rates.md): the price and the rate locked for the invoice's life; null otherwise. */
   price: { amount: string; currency: PriceCurrency; rate: string; rateAt: string } | null;
+  /** Only once paid: the payer's receipt (docs/hosted-page.md "Receipt"). */
+  receipt: HostedReceipt | null;
+}
+
+export interface HostedReceipt {
+  invoiceId: string;
+  orderId: string | null;
+  paidAt: string;
+  /** What the settling payment(s) credited: amount_received, in the invoice's currency. */
+  amountPaid: string;
+  /** The settling transaction; null only if the invoice has none recorded. */
+  transaction: { hash: string; simulated: boolean; explorerUrl: string | null } | null;
 }
 
 type Row = { invoice: InvoiceSnapshot; workspace_id: string; workspace_name: string };
@@ -111,6 +124,22 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     price:
       invoice.price_amount !== null && invoice.price_currency !== null && invoice.rate !== null && invoice.rate_at !== null
         ? { amount: invoice.price_amount, currency: invoice.price_currency, rate: invoice.rate, rateAt: invoice.rate_at }
+        : null,
+    receipt:
+      invoice.status === 'paid' && invoice.paid_at
+        ? {
+            invoiceId: invoice.id,
+            orderId: invoice.order_id,
+            paidAt: invoice.paid_at,
+            amountPaid: invoice.amount_received,
+            transaction: invoice.payment
+              ? {
+                  hash: invoice.payment.tx_hash,
+                  simulated: invoice.payment.simulated,
+                  explorerUrl: invoice.payment.simulated ? null : explorerTxUrl(invoice.network, invoice.payment.tx_hash),
+                }
+              : null,
+          }
         : null,
   };
 }

@@ -258,6 +258,7 @@ export const INVOICE_EXAMPLE = {
   amount_received: '49.99',
   payment_exception: null,
   redirect_url: null,
+  hosted_url: 'https://payments.example.com/pay/9b1f0c3e5d7a4b2c8e6f0a1d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1f',
   payments: [],
   price_amount: null,
   price_currency: null,

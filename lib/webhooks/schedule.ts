@@ -29,3 +29,8 @@ export function parseRetryAfter(value: string | null, now: Date = new Date()): n
 
 /** An endpoint whose attempts have all failed for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3600 * 1000;
+
+/** Attempts a delivery gets in all: the first one and one per slot of the retry schedule. */
+export function maxDeliveryAttempts(schedule: readonly number[] = env().WEBHOOK_RETRY_SCHEDULE): number {
+  return schedule.length + 1;
+}

@@ -108,8 +108,10 @@ describe('servers and the versioning policy', () => {
     expect(link).toBeDefined();
     const policy = await fetch(`${baseUrl()}${new URL(link!).pathname}`);
     expect(policy.status).toBe(200);
+    // An HTML page rendered from docs/versioning.md: the Markdown's code spans are <code>, not backticks.
+    expect(policy.headers.get('content-type')).toContain('text/html');
     const text = await policy.text();
-    expect(text).toMatch(/What may change inside `\/v1`/);
-    expect(text).toMatch(/What never changes inside `\/v1`/);
+    expect(text).toMatch(/What may change inside <code>\/v1<\/code>/);
+    expect(text).toMatch(/What never changes inside <code>\/v1<\/code>/);
   });
 });

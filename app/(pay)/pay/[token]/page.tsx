@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import QRCode from 'qrcode';
 import { CopyButton } from '@/components/copy-button';
-import { LocalTime } from '@/components/local-time';
 import { buttonClass } from '@/components/ui';
+import { LocalTime } from '@/components/local-time';
 import { formatFiat } from '@/lib/rates/format';
-import { hostedInvoice } from '@/lib/invoices/hosted';
+import { hostedInvoice, type HostedInvoice, type HostedReceipt } from '@/lib/invoices/hosted';
 import { PayStatus } from './pay-status';
+import { PrintButton } from './print-button';
 
 /** Never prerendered or cached: the page reads the invoice at each request (and carries the CSP nonce). */
 export const dynamic = 'force-dynamic';
@@ -19,6 +20,77 @@ export const metadata: Metadata = {
 
 /** The options the QR is drawn with (the e2e test re-renders the payment_uri with them and compares). */
 const QR_OPTIONS = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 } as const;
+
+/** The explorer's name for the link text: its host without "www.". */
+const explorerName = (url: string) => new URL(url).host.replace(/^www\./, '');
+
+/** The payer's receipt once the invoice is paid (docs/hosted-page.md "Receipt"): printable, every line copyable by hand. */
+function Receipt({ invoice, receipt }: { invoice: HostedInvoice; receipt: HostedReceipt }) {
+  const { transaction } = receipt;
+  return (
+    <section aria-labelledby="receipt-title" className="mt-5" data-testid="receipt">
+      <h2 id="receipt-title" className="text-lg font-semibold">
+        Receipt
+      </h2>
+      <dl className="mt-2 divide-y divide-slate-100 text-sm">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <dt className="text-slate-600">Amount paid</dt>
+          <dd className="font-semibold" data-testid="receipt-amount">
+            {receipt.amountPaid} {invoice.currency}
+            {invoice.price ? <span className="font-normal text-slate-700"> ({formatFiat(invoice.price.amount, invoice.price.currency)})</span> : null}
+          </dd>
+        </div>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <dt className="text-slate-600">Network</dt>
+          <dd>{invoice.networkName}</dd>
+        </div>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <dt className="text-slate-600">Paid</dt>
+          <dd data-testid="receipt-paid-at">
+            <LocalTime value={receipt.paidAt} />
+          </dd>
+        </div>
+        <div className="py-2">
+          <dt className="text-slate-600">Transaction</dt>
+          <dd className="mt-1" data-testid="receipt-transaction">
+            {!transaction ? (
+              '—'
+            ) : transaction.simulated ? (
+              <span className="text-slate-700">Simulated payment (test invoice): nothing was sent on chain.</span>
+            ) : (
+              <>
+                <code className="block break-all font-mono text-xs">{transaction.hash}</code>
+                {transaction.explorerUrl ? (
+                  <a href={transaction.explorerUrl} target="_blank" rel="noopener noreferrer" className="mt-1 inline-block text-indigo-700 underline print:hidden">
+                    View on {explorerName(transaction.explorerUrl)}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                ) : null}
+              </>
+            )}
+          </dd>
+        </div>
+        {receipt.orderId ? (
+          <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+            <dt className="text-slate-600">Order reference</dt>
+            <dd className="break-all font-mono text-xs" data-testid="receipt-order">
+              {receipt.orderId}
+            </dd>
+          </div>
+        ) : null}
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <dt className="text-slate-600">Invoice</dt>
+          <dd className="break-all font-mono text-xs" data-testid="receipt-invoice">
+            {receipt.invoiceId}
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-3">
+        <PrintButton />
+      </div>
+    </section>
+  );
+}
 
 /**
  * The hosted payment page (docs/hosted-page.md), public: the token is the capability. Shows only this invoice's payment
@@ -114,12 +186,13 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
               // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
               dangerouslySetInnerHTML={{ __html: qr }}
             />
-            {bitcoin && !test ? (
-              // BIP-21: a wallet on this device opens with the address and amount filled in.
-              <a href={invoice.paymentUri} className={`${buttonClass.primary} w-full justify-center`} data-testid="open-in-wallet">
+            {tron ? null : (
+              // EIP-681 / BIP-21: a wallet app on the payer's phone opens with address and amount filled in.
+              <a href={invoice.paymentUri} className={`${buttonClass.primary} w-full`} data-testid="open-in-wallet">
                 Open in wallet
               </a>
-            ) : tron ? (
+            )}
+            {tron ? (
               <p className="text-sm text-slate-700" data-testid="tron-note">
                 The QR code holds the address only: Tron wallets (TronLink, Trust Wallet) do not read an amount from it. Choose USDT
                 (TRC-20) in your wallet, scan or paste the address, then copy the exact amount above. The transfer needs energy
@@ -129,6 +202,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           </section>
           ) : null}
         </PayStatus>
+        {invoice.receipt ? <Receipt invoice={invoice} receipt={invoice.receipt} /> : null}
       </div>
     </main>
   );

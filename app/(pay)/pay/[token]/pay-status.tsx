@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { buttonClass } from '@/components/ui';
 import type { HostedStatus } from '@/lib/invoices/hosted';
@@ -43,6 +44,13 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
   const [simulating, setSimulating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = state.status === 'pending' || state.status === 'processing';
+  const router = useRouter();
+  const paidHere = initial.status !== 'paid' && state.status === 'paid';
+
+  // Paid while the page was open: render the page again on the server, which adds the receipt.
+  useEffect(() => {
+    if (paidHere) router.refresh();
+  }, [paidHere, router]);
 
   useEffect(() => {
     if (!open) return;
@@ -96,7 +104,7 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
           </p>
         ) : null}
         {shown.status === 'paid' && shown.redirect_url ? (
-          <a href={shown.redirect_url} className={`${buttonClass.primary} mt-3`} data-testid="return-link">
+          <a href={shown.redirect_url} className={`${buttonClass.primary} mt-3 print:hidden`} data-testid="return-link">
             Return to merchant
           </a>
         ) : null}

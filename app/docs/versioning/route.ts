@@ -1,3 +1,0 @@
-import { versioningPolicyRoute } from '@/lib/api/route';
-
-export const { GET } = versioningPolicyRoute();
