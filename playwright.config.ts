@@ -14,6 +14,7 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 // The local EVM chain e2e/server.ts starts (watched as ethereum), and where it writes the certificate of the
 // tests' https webhook receivers (the worker trusts it): both known to the tests through the environment.
 process.env.E2E_CHAIN_PORT ??= pickFreePort();
+process.env.E2E_BITCOIN_PORT ??= pickFreePort();
 // The TRON JSON-RPC façade over that chain (watched as tron): its /jsonrpc and /evm on this port.
 process.env.E2E_TRON_PORT ??= pickFreePort();
 process.env.E2E_TLS_DIR ??= path.join(os.tmpdir(), `invoicing-e2e-tls-${process.env.E2E_PORT}`);
@@ -58,6 +59,6 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
-    env: { E2E_PORT: process.env.E2E_PORT, E2E_CHAIN_PORT: process.env.E2E_CHAIN_PORT, E2E_TLS_DIR: process.env.E2E_TLS_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { E2E_PORT: process.env.E2E_PORT, E2E_CHAIN_PORT: process.env.E2E_CHAIN_PORT, E2E_BITCOIN_PORT: process.env.E2E_BITCOIN_PORT, E2E_TLS_DIR: process.env.E2E_TLS_DIR, NEXT_TELEMETRY_DISABLED: '1' },
   },
 });

@@ -98,7 +98,7 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   await waitForStatus(page, invoice.id, 'processing');
   const paymentRow = page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txHash! });
   await expect(paymentRow).toContainText('pending');
-  await expect(payer.getByTestId('status')).toContainText(/Payment detected: \d of 3 confirmations/, { timeout: 15_000 });
+  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d of 3 confirmations/, { timeout: 15_000 });
 
   // Two more blocks → 3 confirmations → the receipt is re-read → paid.
   await createTestClient({ mode: 'hardhat', transport: http(rpcUrl) }).mine({ blocks: 2 });

@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { chainSettings, startLocalChain, type LocalChain } from '../scripts/chain/local-chain';
+import { E2E_BITCOIN_CREDENTIALS, startBitcoinNode, type BitcoinNode } from '../scripts/chain/bitcoin-node';
 import { startLocalTron, tronChainSettings } from '../scripts/chain/tron-local';
 import { ensureEmbeddedDatabase, makeTempDir, type EmbeddedDatabase } from '../scripts/db/embedded';
 import { ensureDevCertificate } from '../scripts/dev-tls';
@@ -32,6 +33,7 @@ let embedded: EmbeddedDatabase | undefined;
 let server: NextServer | undefined;
 let worker: WorkerProcess | undefined;
 let chain: LocalChain | undefined;
+let bitcoin: BitcoinNode | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 let stopping = false;
 
@@ -41,6 +43,7 @@ async function shutdown(code: number) {
   try {
     await Promise.all([server?.stop(), worker?.stop()]);
     await chain?.stop();
+    await bitcoin?.stop();
   } catch (err) {
     console.error(err);
   }
@@ -61,6 +64,7 @@ process.on('exit', () => {
   server?.child.kill('SIGKILL');
   worker?.child.kill('SIGKILL');
   chain?.child.kill('SIGKILL');
+  bitcoin?.child.kill('SIGKILL');
   embedded?.stopSync();
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
@@ -102,8 +106,17 @@ async function main() {
   // Both processes see the chain as ethereum, with 3 confirmations (the tests mine them).
   // The same chain behind the TRON JSON-RPC façade is tron (finality: the façade's finalized block, head − 19).
   const tron = await startLocalTron(chain, { port: Number(process.env.E2E_TRON_PORT) || 0 });
-  const chainEnv = { ...chainSettings(chain, 'ethereum'), CONFIRMATIONS_ETHEREUM: '3', ...tronChainSettings(tron) };
-  log(`local chain on ${chain.rpcUrl}, TRON façade on ${tron.rpcUrl}`);
+  // And a Bitcoin regtest node (bcoin behind its Core-compatible RPC), watched as bitcoin with 2 confirmations.
+  bitcoin = await startBitcoinNode({ port: Number(process.env.E2E_BITCOIN_PORT), credentials: E2E_BITCOIN_CREDENTIALS });
+  const chainEnv = {
+    ...chainSettings(chain, 'ethereum'),
+    CONFIRMATIONS_ETHEREUM: '3',
+    ...tronChainSettings(tron),
+    RPC_URL_BITCOIN: bitcoin.rpcUrl,
+    BITCOIN_CHAIN: 'regtest',
+    CONFIRMATIONS_BITCOIN: '2',
+  };
+  log(`local chain on ${chain.rpcUrl}, TRON façade on ${tron.rpcUrl}, bitcoin node on ${bitcoin.rpcUrl}`);
   const certificate = ensureDevCertificate(tlsDir);
   // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.

@@ -113,7 +113,7 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   await waitForStatus(page, invoice.id, 'processing');
   const paymentRow = page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txid! });
   await expect(paymentRow).toContainText('pending');
-  await expect(payer.getByTestId('status')).toContainText(/Payment detected: \d+ of 19 confirmations/, { timeout: 15_000 });
+  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d+ of 19 confirmations/, { timeout: 15_000 });
 
   // 19 blocks: the payment's block is the façade's finalized block → paid.
   await chainCli('mine', '19');

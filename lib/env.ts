@@ -104,6 +104,12 @@ const EnvSchema = z.object({
   EXPLORER_TX_URL_BASE: explorerTemplate,
   EXPLORER_TX_URL_TRON: explorerTemplate,
   EXPLORER_TX_URL_BITCOIN: explorerTemplate,
+  // Bitcoin (docs/settlement.md, lib/chain/bitcoin): Bitcoin Core's JSON-RPC (credentials in the URL or as headers,
+  // `Name: value` separated by newlines or `;`), the chain whose addresses and keys are accepted, confirmations.
+  RPC_URL_BITCOIN: optionalText,
+  RPC_HEADERS_BITCOIN: optionalText,
+  BITCOIN_CHAIN: z.enum(['main', 'test', 'regtest']).default('main'),
+  CONFIRMATIONS_BITCOIN: optionalCount,
   // Prices in fiat (docs/rates.md, lib/rates/feeds.ts): Chainlink feeds read over this network's RPC, at these
   // addresses (default: the mainnet feeds, on ethereum only); a round older than RATE_MAX_AGE_SECONDS (default:
   // the feed's heartbeat + 10 minutes) is refused.

@@ -21,7 +21,7 @@ Commands:
                 [--expires-at ISO8601] [--allowed-ips CIDR,CIDR]
   key:roll      --id N [--grace SECONDS]   (new secret printed once; the old key works SECONDS more, default 0)
   key:revoke    --id N
-  wallet:set    --workspace ID --network N --address A
+  wallet:set    --workspace ID --network N --address A   (bitcoin: an xpub/zpub, tpub/vpub or wpkh() descriptor)
   user:list                       every user with their workspaces
   workspace:list [--email E]      every workspace (or those of one user) with plan and members
   key:list      --workspace ID    a workspace's keys: id, label, prefix, scopes, status (never a secret)
@@ -84,7 +84,7 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
   const { createUserWithWorkspace, setWorkspacePlan } = await import('../lib/workspaces/workspaces');
   const { createApiKey, revokeApiKey, rollApiKey } = await import('../lib/keys/keys');
   const { OPERATOR } = await import('../lib/audit/audit');
-  const { setWallet } = await import('../lib/wallets/wallets');
+  const { bitcoinPreview, setWallet } = await import('../lib/wallets/wallets');
   const { isPlanName, PLAN_NAMES } = await import('../lib/plans');
   const { isScope } = await import('../lib/scopes');
   const { listUsers, listWorkspaces } = await import('../lib/workspaces/directory');
@@ -171,9 +171,11 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         { network: network as Parameters<typeof setWallet>[1]['network'], address: required(flags, 'address') },
         OPERATOR,
       );
+      // A Bitcoin wallet is a key: its first receive addresses let the operator check it against the wallet.
+      const first = wallet.network === 'bitcoin' ? bitcoinPreview(wallet.address).map((a) => a.address) : null;
       return {
-        json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address },
-        text: `Wallet for ${wallet.network} set to ${wallet.address}`,
+        json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address, ...(first ? { first_addresses: first } : {}) },
+        text: `Wallet for ${wallet.network} set to ${wallet.address}${first ? `\nFirst receive addresses: ${first.join(', ')}` : ''}`,
       };
     }
     case 'user:list': {

@@ -1,12 +1,14 @@
 import { EvmWatcher } from './evm/evm-watcher';
+import { BitcoinWatcher } from './bitcoin/bitcoin-watcher';
 import { EVM_NETWORKS, isWatched } from './networks';
 import { TronWatcher } from './tron/tron-watcher';
 import { jsonLog, runWatcher, type ChainWatcher, type RunOptions } from './watcher';
 
-/** The watchers of this deployment: one per network with an RPC URL. Bitcoin is not watched yet. */
+/** The watchers of this deployment: one per network with an RPC URL (EVM networks, Tron and Bitcoin). */
 export function configuredWatchers(): ChainWatcher[] {
   const watchers: ChainWatcher[] = EVM_NETWORKS.filter((network) => isWatched(network)).map((network) => new EvmWatcher(network, { log: jsonLog }));
   if (isWatched('tron')) watchers.push(new TronWatcher({ log: jsonLog }));
+  if (isWatched('bitcoin')) watchers.push(new BitcoinWatcher({ log: jsonLog }));
   return watchers;
 }
 

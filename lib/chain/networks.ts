@@ -6,7 +6,8 @@ import { TRON_MAINNET_CHAIN_ID, tronChainId } from './tron/settings';
 /**
  * Per-network chain settings (docs/settlement.md): real-chain defaults, overridden by RPC_URL_<NETWORK>,
  * CHAIN_ID_<NETWORK>, CONFIRMATIONS_<NETWORK> and TOKEN_<CURRENCY>_<NETWORK> (lib/env.ts). A network is
- * watched when it has an RPC URL and a watcher exists for its family: the EVM networks and Tron.
+ * watched when it has an RPC URL and a watcher exists for its family: the EVM networks, Tron and Bitcoin
+ * (lib/chain/bitcoin).
  */
 export const EVM_NETWORKS = ['ethereum', 'polygon', 'base'] as const;
 export type EvmNetwork = (typeof EVM_NETWORKS)[number];
@@ -58,7 +59,7 @@ export function rpcUrls(network: Network): string[] {
 
 /** Live invoices can be created on a network only while it is watched (docs/api.md, docs/settlement.md). */
 export function isWatched(network: Network): boolean {
-  return (isEvmNetwork(network) || network === 'tron') && rpcUrls(network).length > 0;
+  return (isEvmNetwork(network) || network === 'tron' || network === 'bitcoin') && rpcUrls(network).length > 0;
 }
 
 export function chainId(network: EvmNetwork): number {
@@ -95,7 +96,7 @@ export const DEFAULT_EXPLORER_TX_URLS: Record<Network, string> = {
 function isRealChain(network: Network): boolean {
   if (isEvmNetwork(network)) return chainId(network) === DEFAULT_CHAIN_IDS[network];
   if (network === 'tron') return tronChainId() === TRON_MAINNET_CHAIN_ID;
-  return true;
+  return env().BITCOIN_CHAIN === 'main';
 }
 
 /**

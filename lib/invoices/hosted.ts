@@ -1,5 +1,7 @@
 import { meteringSql, runStatement } from '../db';
 import { confirmations, explorerTxUrl, isEvmNetwork } from '../chain/networks';
+import { bitcoinConfirmations } from '../chain/bitcoin/chain';
+import { fromBaseUnits, paymentUri, toBaseUnits } from '../chain/payment-uri';
 import { tronConfirmations } from '../chain/tron/settings';
 import type { Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
@@ -33,6 +35,11 @@ export interface HostedStatus {
   expires_at: string;
   /** Only once paid: where "Return to merchant" goes. */
   redirect_url: string | null;
+  currency: string;
+  /** Confirmed so far (decimal string). */
+  amount_received: string;
+  /** After a partial payment (Bitcoin payments add up): what is still due; null otherwise. */
+  amount_due: string | null;
 }
 
 export interface HostedInvoice extends HostedStatus {
@@ -40,7 +47,6 @@ export interface HostedInvoice extends HostedStatus {
   environment: 'test' | 'live';
   description: string | null;
   amount: string;
-  currency: string;
   network: Network;
   networkName: string;
   payAmount: string;
@@ -81,12 +87,26 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   const row = await rowByToken(token);
   if (!row) return null;
   const invoice = toInvoiceResource(fromSnapshot(row.invoice), now);
-  const inFlight = invoice.payments.find((payment) => payment.status === 'pending');
-  const required = isEvmNetwork(invoice.network) ? confirmations(invoice.network) : invoice.network === 'tron' ? tronConfirmations() : null;
+  const inFlight = invoice.payments.filter((payment) => payment.status === 'pending');
+  // A further payment still confirming after a partial one left the invoice pending (Bitcoin; it is credited when
+  // it confirms, docs/settlement.md): the payer sees it detected, and only what nothing in flight covers as due.
+  const status = invoice.status === 'pending' && inFlight.length > 0 ? 'processing' : invoice.status;
+  const required = isEvmNetwork(invoice.network)
+    ? confirmations(invoice.network)
+    : invoice.network === 'tron'
+      ? tronConfirmations()
+      : invoice.network === 'bitcoin'
+        ? bitcoinConfirmations()
+        : null;
+  // Payments to an invoice's own address add up (Bitcoin): after a partial one, the page asks for the rest.
+  const due =
+    invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid'
+      ? remainingDue(invoice.amount, [invoice.amount_received, ...inFlight.map((payment) => payment.amount)])
+      : null;
   return {
-    status: invoice.status,
-    confirmations: invoice.status === 'processing' && inFlight ? inFlight.confirmations : null,
-    confirmations_required: invoice.status === 'processing' ? required : null,
+    status,
+    confirmations: status === 'processing' && inFlight[0] ? inFlight[0].confirmations : null,
+    confirmations_required: status === 'processing' ? required : null,
     expires_at: invoice.expires_at,
     redirect_url: invoice.status === 'paid' ? invoice.redirect_url : null,
     workspaceName: row.workspace_name,
@@ -96,9 +116,11 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     currency: invoice.currency,
     network: invoice.network,
     networkName: NETWORK_NAMES[invoice.network],
-    payAmount: invoice.pay_amount,
+    amount_received: invoice.amount_received,
+    amount_due: due,
+    payAmount: due ?? invoice.pay_amount,
     payAddress: invoice.pay_address,
-    paymentUri: invoice.payment_uri,
+    paymentUri: due === null ? invoice.payment_uri : paymentUri({ currency: invoice.currency, network: invoice.network, address: invoice.pay_address, payAmount: due }),
     price:
       invoice.price_amount !== null && invoice.price_currency !== null && invoice.rate !== null && invoice.rate_at !== null
         ? { amount: invoice.price_amount, currency: invoice.price_currency, rate: invoice.rate, rateAt: invoice.rate_at }
@@ -122,11 +144,17 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   };
 }
 
+/** amount − what was received or is in flight, in base units (exact), as a decimal string; null when nothing is left. */
+function remainingDue(amount: string, covered: string[]): string | null {
+  const rest = covered.reduce((left, value) => left - toBaseUnits(value, 8), toBaseUnits(amount, 8));
+  return rest > 0n ? fromBaseUnits(rest, 8) : null;
+}
+
 export async function hostedStatus(token: string, now = new Date()): Promise<HostedStatus | null> {
   const invoice = await hostedInvoice(token, now);
   if (!invoice) return null;
-  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url } = invoice;
-  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url };
+  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due } = invoice;
+  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due };
 }
 
 /**

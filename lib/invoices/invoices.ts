@@ -10,6 +10,7 @@ import { isEvmNetwork, isWatched, rpcSettingName } from '../chain/networks';
 import { NETWORK_FAMILY, type Currency, type Network } from './currencies';
 import { monitoringWindowEnd, SUFFIX_STEP, SUFFIXES } from './pay-amount';
 import type { CreateInvoiceBody, ListInvoicesQuery } from './schemas';
+import { insertBitcoinInvoice } from './bitcoin-invoice';
 import { conflictMessage, effectiveStatus, TRANSITIONS, type Transition } from './state';
 import {
   insertLiveInvoice,
@@ -32,9 +33,9 @@ export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now
   const network = body.network;
   if (tenant.environment === 'live' && !isWatched(network)) {
     const reason =
-      isEvmNetwork(network) || network === 'tron'
+      isEvmNetwork(network) || network === 'tron' || network === 'bitcoin'
         ? `set ${rpcSettingName(network)} to an RPC endpoint of ${network} to turn it on`
-        : `${network} is not watched yet (live settlement covers ethereum, polygon, base and tron)`;
+        : `${network} is not watched yet (live settlement covers ethereum, polygon, base, tron and bitcoin)`;
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
   // Priced in fiat: the rate is locked and the amount computed before the write (no rate → 503, nothing written).
@@ -56,7 +57,12 @@ export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now
     testAddress: tenant.environment === 'test' ? testPayAddress(network) : null,
     price,
   };
-  let outcome = tenant.environment === 'test' ? await insertTestInvoice(tenant, invoice, claim) : await insertLive(tenant, invoice, claim);
+  let outcome =
+    tenant.environment === 'test'
+      ? await insertTestInvoice(tenant, invoice, claim)
+      : network === 'bitcoin'
+        ? await insertBitcoinInvoice(tenant, invoice, claim)
+        : await insertLive(tenant, invoice, claim);
   // A concurrent create may have claimed the amount this one chose: rare, and a new random start resolves it.
   for (let attempt = 1; outcome.kind === 'no_pay_amount' && attempt < PAY_AMOUNT_ATTEMPTS; attempt++) {
     outcome = await insertLive(tenant, invoice, claim);

@@ -162,17 +162,17 @@ export type InsertOutcome =
   /** Every suffix was taken (or a concurrent create took the one chosen): try again with another start. */
   | { kind: 'no_pay_amount' };
 
-const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
+export const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, network, pay_address, description, metadata, order_id,
   created_at, expires_at, redirect_url, pay_amount, price_amount, price_currency, rate, rate_source, rate_at`;
 
 /** The locked price's five values, in INSERT_COLUMNS order (all null when priced with amount). */
-function priceValues(invoice: NewInvoice): unknown[] {
+export function priceValues(invoice: NewInvoice): unknown[] {
   const price = invoice.price;
   return price ? [price.amount, price.currency, price.rate, price.rateSource, price.rateAt] : [null, null, null, null, null];
 }
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
-function commonValues(tenant: Tenant, invoice: NewInvoice): unknown[] {
+export function commonValues(tenant: Tenant, invoice: NewInvoice): unknown[] {
   return [
     invoice.id,
     tenant.workspaceId,

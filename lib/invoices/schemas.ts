@@ -217,12 +217,16 @@ export const PaymentResource = z
   .object({
     id: z.string().meta({ example: 'pay_3kTz9QwErTyUiOpAsDfGhJkL' }),
     tx_hash: z.string(),
-    log_index: z.number().int().nullable().describe('The Transfer log\'s index in its block; null for a native (ETH) transfer'),
+    log_index: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The Transfer log\'s index in its block; Bitcoin: the output\'s index in its transaction; null for a native (ETH) transfer'),
     network: z.enum(NETWORKS),
     currency: z.enum(CURRENCIES),
     amount: ResponseAmount,
     from: z.string(),
-    block_number: z.number().int(),
+    block_number: z.number().int().nullable().describe('null while the transaction is only in the mempool (Bitcoin, 0 confirmations)'),
     confirmations: z.number().int().describe('Counted while pending; once confirmed, the count that confirmed it'),
     status: z.enum(['pending', 'confirmed', 'reverted']),
     detected_at: Timestamp,

@@ -18,7 +18,8 @@ export interface PaymentRecord {
   currency: string;
   amount: DecimalLike;
   fromAddress: string;
-  blockNumber: bigint;
+  /** Null while only in the mempool. */
+  blockNumber: bigint | null;
   status: 'pending' | 'confirmed' | 'reverted';
   confirmations: number;
   detectedAt: Date;
@@ -86,7 +87,7 @@ export function toPaymentResource(row: PaymentRecord): PaymentResource {
     currency: row.currency as Currency,
     amount: formatAmount(row.amount),
     from: row.fromAddress,
-    block_number: Number(row.blockNumber),
+    block_number: row.blockNumber === null ? null : Number(row.blockNumber),
     confirmations: row.confirmations,
     status: row.status,
     detected_at: row.detectedAt.toISOString(),

@@ -39,7 +39,7 @@ export interface PaymentSnapshot {
   currency: string;
   amount: string;
   from_address: string;
-  block_number: string;
+  block_number: string | null;
   status: PaymentRecord['status'];
   confirmations: number;
   detected_at: string;
@@ -91,7 +91,7 @@ function paymentFromSnapshot(payment: PaymentSnapshot): PaymentRecord {
     currency: payment.currency,
     amount: payment.amount,
     fromAddress: payment.from_address,
-    blockNumber: BigInt(payment.block_number),
+    blockNumber: payment.block_number === null ? null : BigInt(payment.block_number),
     status: payment.status,
     confirmations: payment.confirmations,
     detectedAt: new Date(payment.detected_at),

@@ -16,8 +16,11 @@ import type { EventType } from '../events/types';
  *   pending ──detect────▶ processing   (live: a matching transfer included on chain before expires_at)
  *   pending ──detect_late▶ pending     (included after expires_at: linked, reads expired)
  *   processing ─confirm─▶ settlement   (SETTLEMENT_OUTCOMES: paid, or back to payable when short)
- *   pending ──confirm_late▶ pending    payment_exception "paid_late" (the merchant decides)
- *   processing ─revert──▶ pending      (its block reorganised away; reads as expired when past expires_at)
+ *   pending ──confirm_underpaid▶ settlement  (a payment included before expires_at confirms onto an invoice an
+ *                                     earlier partial payment left pending: its credit adds up, never late)
+ *   pending ──confirm_late▶ pending    (included after expires_at) payment_exception "paid_late" (the merchant decides)
+ *   processing ─revert──▶ pending      (its block reorganised away, and no other payment in flight; reads as
+ *                                     expired when past expires_at)
  *   pending ──attach────▶ settlement   (the merchant attaches an unmatched payment)
  *
  * `processing` never expires and cannot be cancelled: money is in flight. docs/settlement.md has the lifecycle.
@@ -26,12 +29,13 @@ import type { EventType } from '../events/types';
  * transitionWhere(name) / transitionToSql(name) and records the row's event in the same transaction. Seams for the
  * networks and prices to come, none of which forks the confirm rule:
  * - Tron settles exactly like the EVM networks: same rows, nothing to add.
- * - Bitcoin, several payments to one invoice: credit each confirmed payment with total = amount_received + the
- *   payment (settlementOutcomeSql/settlementAssignments, as confirm does): short → status `pending` (payable) with
- *   `underpaid`, ≥ amount → paid (overpaid above pay_amount). A confirm of a partial whose invoice is `pending`
- *   needs a row `{ from: 'pending', to: BY_SETTLEMENT }` (confirm has from 'processing'). A mempool sighting is
- *   `detect` with 0 confirmations (includedAt = the time it was seen); a dropped or reorganised payment is
- *   `revert` (invoice.payment_reverted).
+ * - Several payments to one invoice (Bitcoin's address attribution; the rows hold for every family): each
+ *   confirmed payment is credited with total = amount_received + the payment (settlementOutcomeSql/
+ *   settlementAssignments): short → `pending` (payable) with `underpaid`, ≥ amount → paid (overpaid above
+ *   pay_amount). A further payment confirming while the invoice is pending is confirm_underpaid when it was
+ *   included before expires_at, confirm_late after. A mempool sighting is `detect` with 0 confirmations
+ *   (includedAt = the time it was seen); a dropped or reorganised payment is `revert` (invoice.payment_reverted),
+ *   which leaves the invoice processing while another of its on-time payments is still pending.
  * - Fiat prices: lib/chain/settle.ts and lib/chain/unmatched.ts pass the workspace's payment_tolerance_percent
  *   (tolerancePercentSql, lib/workspaces/payment-tolerance.ts) as settlementOutcomeSql's tolerancePercent; the
  *   underpaid_within_tolerance outcome below needs nothing else.
@@ -49,9 +53,17 @@ export type PaymentException = (typeof PAYMENT_EXCEPTIONS)[number];
  * - unexpired / expired_unannounced: against the statement's `now`;
  * - included_before_expiry / included_after_expiry: the payment's inclusion time (block time; for a mempool
  *   sighting, the time it was seen) against expires_at;
+ * - no_payment_in_flight: none of the invoice's payments included before expires_at is still pending (payments
+ *   already changed earlier in the same transaction read as changed);
  * - none: the from-state is enough.
  */
-export type TransitionGuard = 'unexpired' | 'expired_unannounced' | 'included_before_expiry' | 'included_after_expiry' | 'none';
+export type TransitionGuard =
+  | 'unexpired'
+  | 'expired_unannounced'
+  | 'included_before_expiry'
+  | 'included_after_expiry'
+  | 'no_payment_in_flight'
+  | 'none';
 
 /** `to` of a transition whose outcome depends on the confirmed total: SETTLEMENT_OUTCOMES decides. */
 export const BY_SETTLEMENT = 'by_settlement';
@@ -77,8 +89,9 @@ export const INVOICE_TRANSITIONS = {
   detect: { by: 'chain', from: 'pending', to: 'processing', guard: 'included_before_expiry', event: 'invoice.processing' },
   detect_late: { by: 'chain', from: 'pending', to: 'pending', guard: 'included_after_expiry', event: null },
   confirm: { by: 'chain', from: 'processing', to: BY_SETTLEMENT, guard: 'none', event: null },
-  confirm_late: { by: 'chain', from: 'pending', to: 'pending', guard: 'none', event: 'invoice.paid_late', exception: 'paid_late' },
-  revert: { by: 'chain', from: 'processing', to: 'pending', guard: 'none', event: 'invoice.payment_reverted' },
+  confirm_underpaid: { by: 'chain', from: 'pending', to: BY_SETTLEMENT, guard: 'included_before_expiry', event: null },
+  confirm_late: { by: 'chain', from: 'pending', to: 'pending', guard: 'included_after_expiry', event: 'invoice.paid_late', exception: 'paid_late' },
+  revert: { by: 'chain', from: 'processing', to: 'pending', guard: 'no_payment_in_flight', event: 'invoice.payment_reverted' },
   attach: { by: 'merchant', from: 'pending', to: BY_SETTLEMENT, guard: 'none', event: null },
 } as const satisfies Record<string, TransitionRule>;
 

@@ -43,6 +43,11 @@ export function guardSql(guard: TransitionGuard, ctx: RuleContext = {}): string 
       return `${required(ctx.includedAt, 'includedAt', guard)} < ${i}expires_at`;
     case 'included_after_expiry':
       return `${required(ctx.includedAt, 'includedAt', guard)} >= ${i}expires_at`;
+    case 'no_payment_in_flight': {
+      // The subquery needs the invoice row by name: unqualified statements name it by its table.
+      const invoice = i === '' ? 'invoices.' : i;
+      return `NOT EXISTS (SELECT 1 FROM payments f WHERE f.invoice_id = ${invoice}id AND f.status = 'pending' AND f.block_time < ${invoice}expires_at)`;
+    }
     case 'none':
       return 'true';
   }

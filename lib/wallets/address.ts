@@ -2,6 +2,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, bech32m, createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { NETWORK_FAMILY, type Network, type NetworkFamily } from '../invoices/currencies';
+import { bitcoinChain } from '../chain/bitcoin/chain';
+import { bitcoinWalletError } from '../chain/bitcoin/keys';
 
 // base58check with double SHA-256, as Bitcoin and Tron use it.
 const b58c = createBase58check(sha256);
@@ -37,8 +39,11 @@ function tronError(address: string): string | null {
   return null;
 }
 
-/** Bitcoin mainnet: bech32 (segwit v0) / bech32m (v1+) with the bc prefix, or base58check P2PKH/P2SH. */
-function bitcoinError(address: string): string | null {
+/**
+ * Bitcoin mainnet addresses: bech32 (segwit v0) / bech32m (v1+) with the bc prefix, or base58check P2PKH/P2SH. Not
+ * a wallet (a Bitcoin wallet is an extended public key: lib/chain/bitcoin/keys.ts); the documented test address's form.
+ */
+export function bitcoinAddressError(address: string): string | null {
   const lower = address.toLowerCase();
   if (lower.startsWith('bc1')) {
     if (address !== lower && address !== address.toUpperCase()) return 'A bech32 address must not mix upper and lower case';
@@ -72,10 +77,11 @@ function bitcoinError(address: string): string | null {
 const VALIDATORS: Record<NetworkFamily, (address: string) => string | null> = {
   evm: evmError,
   tron: tronError,
-  bitcoin: bitcoinError,
+  // An extended public key or wpkh() descriptor of BITCOIN_CHAIN: each invoice gets an address of its own.
+  bitcoin: (wallet) => bitcoinWalletError(wallet, bitcoinChain()),
 };
 
-/** Returns a human message describing why the address is invalid for the network, or null when valid. */
+/** Returns a human message describing why the wallet is invalid for the network, or null when valid. */
 export function walletAddressError(network: Network, address: string): string | null {
   return VALIDATORS[NETWORK_FAMILY[network]](address);
 }

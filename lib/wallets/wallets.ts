@@ -6,10 +6,13 @@ import { AppError } from '../errors';
 import { NETWORKS, type Network } from '../invoices/currencies';
 import { walletAddressError } from './address';
 import { assignWallet, endWalletAssignment, verifyWalletClaim } from './ownership/claim';
+import { bitcoinChain } from '../chain/bitcoin/chain';
+import { firstAddresses } from '../chain/bitcoin/keys';
 
 export const SetWalletInput = z.strictObject({
   network: z.enum(NETWORKS),
-  address: z.string().trim().min(1, 'Address is required').max(128),
+  // Long enough for a Bitcoin wpkh() descriptor with its key origin and checksum.
+  address: z.string().trim().min(1, 'Address is required').max(512),
   /** Only to use an address another workspace already holds: its key's signature of walletClaimMessage. */
   signature: z.string().trim().max(200, 'That is not a signature').optional().transform((value) => value || undefined),
 });
@@ -59,6 +62,16 @@ export async function removeWallet(workspaceId: string, network: Network, actor:
     await endWalletAssignment(tx, workspaceId, network, new Date());
     await recordAudit(tx, { workspaceId, action: 'wallet.removed', actor, target: `network ${network}`, details: { address: removed[0]?.address ?? null, ...stepUpDetail(proof) } });
   });
+}
+
+/**
+ * The first `count` receive addresses of a Bitcoin wallet key (the portal shows three before saving, so the
+ * merchant can compare them with their wallet's). A key that is refused answers invalid_wallet_address.
+ */
+export function bitcoinPreview(wallet: string, count = 3): Array<{ index: number; address: string }> {
+  const problem = walletAddressError('bitcoin', wallet);
+  if (problem) throw new AppError('invalid_wallet_address', problem, { errors: [{ path: 'address', message: problem }] });
+  return firstAddresses(wallet, bitcoinChain(), count).map(({ index, address }) => ({ index, address }));
 }
 
 export async function listWallets(workspaceId: string): Promise<WalletView[]> {

@@ -2,7 +2,8 @@
  * Benchmark scenario (h), the chain watcher (docs/settlement.md): 10,000 open live invoices over 1,000 wallets, and a
  * block range holding 1,000 transfers that match 1,000 of them. Measures the seconds the watcher takes to
  * settle them all (first inclusion → processing, then, at N confirmations, receipts re-read → paid) and the
- * JSON-RPC requests it makes — to show they depend on blocks, not on invoices or wallets.
+ * JSON-RPC requests it makes — to show they depend on blocks, not on invoices or wallets. Then the Bitcoin row
+ * (chain-watcher-bitcoin.ts): 1,000 outputs of one block paying 1,000 of 10,000 open BTC invoices.
  *
  *   npx tsx scripts/bench/chain-watcher.ts   (own embedded PostgreSQL and local chain; BENCH_H_TRANSFERS, BENCH_H_WALLETS,
  *                                            BENCH_H_INVOICES_PER_WALLET, BENCH_H_PER_BLOCK to change the sizes)
@@ -15,20 +16,27 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ensureEmbeddedDatabase, freePort } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { chainSettings, DEV_ACCOUNTS, ERC20_TRANSFER_ABI, startLocalChain } from '../chain/local-chain';
+import { startBitcoinNode } from '../chain/bitcoin-node';
+import { bitcoinRow } from './chain-watcher-bitcoin';
 
 const TRANSFERS = Number(process.env.BENCH_H_TRANSFERS ?? 1000);
 const WALLETS = Number(process.env.BENCH_H_WALLETS ?? 1000);
 const INVOICES_PER_WALLET = Number(process.env.BENCH_H_INVOICES_PER_WALLET ?? 10);
 const PER_BLOCK = Number(process.env.BENCH_H_PER_BLOCK ?? 100);
 const CONFIRMATIONS = 3;
+const BITCOIN_INVOICES = Number(process.env.BENCH_H_BITCOIN_INVOICES ?? 10_000);
+const BITCOIN_PAYMENTS = Number(process.env.BENCH_H_BITCOIN_PAYMENTS ?? 1000);
+const BITCOIN_CONFIRMATIONS = 2;
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-h-'));
   const database = await ensureEmbeddedDatabase({ dataDir: path.join(dir, 'pg'), port: 0, database: 'bench_h', verbose: false });
   const chain = await startLocalChain({ port: await freePort() });
+  const bitcoin = await startBitcoinNode();
   try {
     await migrate(database.url, { quiet: true });
     Object.assign(process.env, { DATABASE_URL: database.url, ...chainSettings(chain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(CONFIRMATIONS) });
+    Object.assign(process.env, { RPC_URL_BITCOIN: bitcoin.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: String(BITCOIN_CONFIRMATIONS) });
     // Imported after the environment is set: lib/env reads it once.
     const { durablePool, disconnectDb } = await import('../../lib/db');
     const { EvmWatcher } = await import('../../lib/chain/evm/evm-watcher');
@@ -129,8 +137,16 @@ async function main() {
       `  goals: settle ${TRANSFERS} transfers ≤ 2 s → ${settleSeconds.toFixed(2)} s (${settleSeconds <= 2 ? 'met' : 'NOT met'}); ` +
         `JSON-RPC requests per block read O(1) → ${rpcCallsPerBlock}`,
     );
+    // The Bitcoin row: 1,000 outputs of one block paying 1,000 of 10,000 open invoices (an address each).
+    const btc = await bitcoinRow({ rpcUrl: bitcoin.rpcUrl, invoices: BITCOIN_INVOICES, payments: BITCOIN_PAYMENTS, confirmations: BITCOIN_CONFIRMATIONS });
+    console.log(JSON.stringify(btc, null, 2));
+    console.log(
+      `  goals (Bitcoin): settle ${BITCOIN_PAYMENTS} outputs of one block among ${BITCOIN_INVOICES} open invoices ≤ 2 s → ${btc.settle_seconds.toFixed(2)} s ` +
+        `(${btc.settle_seconds <= 2 ? 'met' : 'NOT met'}); JSON-RPC calls per block O(1) → ${btc.rpc_calls_per_block}`,
+    );
     await disconnectDb();
   } finally {
+    await bitcoin.stop();
     await chain.stop();
     await database.stop();
     rmSync(dir, { recursive: true, force: true });

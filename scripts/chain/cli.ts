@@ -2,6 +2,8 @@
 //   starts a local EVM node with mock USDT and USDC (6 decimals) and prints the settings that point the app at it.
 // npm run chain -- pay <payment_uri> [--rpc http://127.0.0.1:8545]
 //   pays an invoice's payment_uri from the node's funded development account.
+// npm run chain -- --network bitcoin [pay <uri> | mine N | reorg N]
+//   a Bitcoin regtest node (scripts/chain/bitcoin-cli.ts).
 // npm run chain -- set-rate ETH/USD 2500.12 [--rpc http://127.0.0.1:8545]
 //   changes a mock price feed (scripts/chain/set-rate.ts).
 // npm run chain -- --network tron [pay <payment_uri> | mine <N>]
@@ -14,6 +16,7 @@ import { closestName, parseCliArgs, UsageError } from '../cli-args';
 import { CHAIN_USAGE, DEFAULT_EVM_RPC, payHint, setRateHint } from './hints';
 import { chainSettings, LOCAL_CHAIN_ID, sendPayment, startLocalChain } from './local-chain';
 import { startDevReceiver } from './receiver';
+import { bitcoinCli } from './bitcoin-cli';
 import { describeRateFeeds, setRateCommand } from './set-rate';
 import { isTronInvocation, runTronCli } from './tron-cli';
 
@@ -101,16 +104,19 @@ async function receiver(argv: string[]) {
 }
 
 async function main() {
-  const [command, ...rest] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(CHAIN_USAGE);
     return;
   }
-  if (command !== undefined && !command.startsWith('-') && !['pay', 'receiver', 'set-rate'].includes(command) && !isTronInvocation(process.argv.slice(2))) {
+  // Bitcoin is its own tool (a bcoin regtest node): scripts/chain/bitcoin-cli.ts.
+  if (argv.some((arg, i) => arg === '--network=bitcoin' || (arg === '--network' && argv[i + 1] === 'bitcoin'))) return bitcoinCli(argv);
+  if (command !== undefined && !command.startsWith('-') && !['pay', 'receiver', 'set-rate'].includes(command) && !isTronInvocation(argv)) {
     const suggestion = closestName(command, ['pay', 'receiver', 'set-rate']);
     throw new UsageError(`unknown command ${command}${suggestion ? `: did you mean ${suggestion}?` : ''}`);
   }
-  if (isTronInvocation(process.argv.slice(2))) await runTronCli(process.argv.slice(2));
+  if (isTronInvocation(argv)) await runTronCli(argv);
   else if (command === 'pay') await pay(rest);
   else if (command === 'receiver') await receiver(rest);
   else if (command === 'set-rate') await setRateCommand(rest, fail);

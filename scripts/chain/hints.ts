@@ -37,6 +37,9 @@ export const CHAIN_USAGE = `Usage: npm run chain -- [command] [options]
                  the local Tron chain: TRON JSON-RPC façade on --port (default 9545)
   --network tron pay <payment_uri> [--rpc URL]   (default ${DEFAULT_TRON_RPC})
   --network tron mine <N> [--rpc URL]
+  --network bitcoin [--port N] [--json]
+                 a Bitcoin regtest node (bcoin, Core-compatible RPC) on --port (default 18443)
+  --network bitcoin pay <payment_uri> | mine <N> | reorg <N> [--rpc URL] [--json]
 
 A chain started on another --port is reached with --rpc http://127.0.0.1:<port> (Tron: …:<port>/jsonrpc);
 the commands it prints carry that flag already.`;

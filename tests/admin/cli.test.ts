@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { call, expectProblem } from '../support/http';
 import { createApiKey, revokeApiKey } from '@/lib/keys/keys';
 import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
+import { EXAMPLE_XPUB } from '../../scripts/chain/bitcoin-node';
 
 const run = promisify(execFile);
 // Each CLI run starts a process, attaches to the database and migrates: ≈ 10 s on a loaded 2-core machine.
@@ -86,6 +87,12 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
     const wallet = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'tron', '--address', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', '--json');
     expect(JSON.parse(wallet.stdout)).toEqual({ workspace_id: user.workspace.id, network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' });
+    // Bitcoin takes an extended public key (the suite runs on regtest: a vpub) and shows its first addresses.
+    const btc = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'bitcoin', '--address', EXAMPLE_XPUB, '--json');
+    expect(JSON.parse(btc.stdout)).toMatchObject({ network: 'bitcoin', address: EXAMPLE_XPUB, first_addresses: [expect.stringMatching(/^bcrt1q/), expect.any(String), expect.any(String)] });
+    const plain = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'bitcoin', '--address', JSON.parse(btc.stdout).first_addresses[0]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/single Bitcoin address/);
 
     const revoked = await admin('key:revoke', '--id', String(key.id), '--json');
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, revoked_at: expect.any(String) });

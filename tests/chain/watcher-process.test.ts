@@ -27,8 +27,9 @@ function runWatchProcess(env: Record<string, string>, timeoutMs = 60_000): Promi
 
 describe('watcher processes', () => {
   it('an RPC reporting another chain id → the watcher refuses to start, with a clear log line', async () => {
-    // Both watchers of the lane (ethereum, and tron through its façade) are given mainnet's ids: both refuse.
-    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', CHAIN_ID_TRON: '728126428' });
+    // Both watchers of the lane's EVM node (ethereum, and tron through its façade) are given mainnet's ids: both
+    // refuse. Bitcoin is not watched here (the lane's bitcoin node would keep the process running).
+    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', CHAIN_ID_TRON: '728126428', RPC_URL_BITCOIN: '' });
     const tron = stderr.split('\n').find((text) => text.includes('chain_watcher_refused') && text.includes('"tron"'));
     expect(JSON.parse(tron ?? 'null'), stderr).toMatchObject({
       level: 'error',

@@ -20,6 +20,12 @@ Object.assign(process.env, {
   TOKEN_USDC_ETHEREUM: chain.tokens.USDC,
   CONFIRMATIONS_ETHEREUM: String(chain.confirmations),
 });
+process.env.TEST_BITCOIN = JSON.stringify(lane.TEST_BITCOIN);
+Object.assign(process.env, {
+  RPC_URL_BITCOIN: lane.TEST_BITCOIN.rpcUrl,
+  BITCOIN_CHAIN: 'regtest',
+  CONFIRMATIONS_BITCOIN: String(lane.TEST_BITCOIN.confirmations),
+});
 // The lane server's tron network (the same node behind the TRON JSON-RPC façade).
 const tron = lane.TEST_TRON;
 process.env.TEST_TRON = JSON.stringify(tron);

@@ -20,6 +20,7 @@ import { ensureEmbeddedDatabase, freePort, makeTempDir, type EmbeddedDatabase } 
 import { migrate } from '../../scripts/db/migrate';
 import { ensureBuild, startNext } from '../../scripts/next-app';
 import { chainSettings, startLocalChain } from '../../scripts/chain/local-chain';
+import { startBitcoinNode } from '../../scripts/chain/bitcoin-node';
 import { startLocalTron, tronChainSettings } from '../../scripts/chain/tron-local';
 
 declare module 'vitest' {
@@ -34,9 +35,19 @@ export interface TestLane {
   TEST_BASE_URL: string;
   DATABASE_URL: string;
   TEST_CHAIN: TestChain;
+  /** The lane's Bitcoin regtest node (bcoin behind a Core-compatible RPC), watched as `bitcoin`. */
+  TEST_BITCOIN: TestBitcoin;
   /** The same chain behind the TRON JSON-RPC façade, watched as `tron` (base58 addresses). */
   TEST_TRON: { rpcUrl: string; chainId: number; tokens: { USDT: string } };
 }
+
+export interface TestBitcoin {
+  rpcUrl: string;
+  confirmations: number;
+}
+
+/** Confirmations the suite's server requires on `bitcoin` (the default, 2: what the hosted page says). */
+const TEST_BITCOIN_CONFIRMATIONS = 2;
 
 /** How many test files run at once (vitest's maxWorkers reads the same variable, vitest.config.ts). */
 export function testLaneCount(): number {
@@ -166,11 +177,13 @@ export default async function setup(project: TestProject) {
     t = Date.now();
     const lanes = await Promise.all(
       databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
-        // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`); no
-        // other network is watched, so live invoices elsewhere answer network_not_watched.
-        const localChain = await startLocalChain({ port: await freePort() });
-        children.push(localChain);
-        cleanups.push(() => localChain.stop());
+        // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`), and a
+        // Bitcoin regtest node watched as `bitcoin`; no other network is watched, so live invoices elsewhere answer
+        // network_not_watched.
+        const [localChain, bitcoin] = await Promise.all([startLocalChain({ port: await freePort() }), startBitcoinNode()]);
+        children.push(localChain, bitcoin);
+        cleanups.push(() => localChain.stop(), () => bitcoin.stop());
+        const bitcoinSettings = { RPC_URL_BITCOIN: bitcoin.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: String(TEST_BITCOIN_CONFIRMATIONS) };
         // The same node behind the TRON JSON-RPC façade is the lane server's `tron` network.
         const localTron = await startLocalTron(localChain);
         cleanups.push(() => localTron.facade.close());
@@ -180,7 +193,12 @@ export default async function setup(project: TestProject) {
           databaseUrl,
           stdio: 'pipe',
           publicUrl: `http://127.0.0.1:${port}`,
-          env: { ...chainSettings(localChain, 'ethereum'), CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS), ...tronChainSettings(localTron) },
+          env: {
+            ...chainSettings(localChain, 'ethereum'),
+            CONFIRMATIONS_ETHEREUM: String(TEST_CONFIRMATIONS),
+            ...tronChainSettings(localTron),
+            ...bitcoinSettings,
+          },
         });
         children.push(server);
         cleanups.push(() => server.stop());
@@ -188,6 +206,7 @@ export default async function setup(project: TestProject) {
           TEST_BASE_URL: server.baseUrl,
           DATABASE_URL: databaseUrl,
           TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
+          TEST_BITCOIN: { rpcUrl: bitcoin.rpcUrl, confirmations: TEST_BITCOIN_CONFIRMATIONS },
           TEST_TRON: { rpcUrl: localTron.rpcUrl, chainId: localTron.chainId, tokens: localTron.tokens },
         };
       }),

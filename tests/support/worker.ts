@@ -19,6 +19,7 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
       // would scan the suite's chain beside them).
       RPC_URL_ETHEREUM: '',
       RPC_URL_TRON: '',
+      RPC_URL_BITCOIN: '',
       ...env,
     },
   });

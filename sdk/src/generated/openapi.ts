@@ -783,7 +783,7 @@ export interface components {
             /** @example pay_3kTz9QwErTyUiOpAsDfGhJkL */
             id: string;
             tx_hash: string;
-            /** @description The Transfer log's index in its block; null for a native (ETH) transfer */
+            /** @description The Transfer log's index in its block; Bitcoin: the output's index in its transaction; null for a native (ETH) transfer */
             log_index: number | null;
             /** @enum {string} */
             network: "ethereum" | "polygon" | "base" | "tron" | "bitcoin";
@@ -792,8 +792,8 @@ export interface components {
             /** @description Decimal string in the currency's units, without trailing fractional zeros */
             amount: string;
             from: string;
-            /** Format: int64 */
-            block_number: number;
+            /** @description null while the transaction is only in the mempool (Bitcoin, 0 confirmations) */
+            block_number: number | null;
             /**
              * Format: int64
              * @description Counted while pending; once confirmed, the count that confirmed it

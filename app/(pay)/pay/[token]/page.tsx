@@ -101,6 +101,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const invoice = await hostedInvoice(token);
   if (!invoice) notFound();
   const test = invoice.environment === 'test';
+  const bitcoin = invoice.network === 'bitcoin';
   // Closed invoices send no payment details at all (not even inside the client component's props).
   const payable = invoice.status === 'pending' || invoice.status === 'processing';
   // Tron has no payment-request standard: TronLink and Trust Wallet scan a bare address (docs/settlement.md).
@@ -144,15 +145,20 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             confirmations_required: invoice.confirmations_required,
             expires_at: invoice.expires_at,
             redirect_url: invoice.redirect_url,
+            currency: invoice.currency,
+            amount_received: invoice.amount_received,
+            amount_due: invoice.amount_due,
           }}
         >
           {payable ? (
           <section aria-label="Payment details" className="mt-5 space-y-4" data-testid="payment-details">
             <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="warning">
-              Send only {invoice.currency} on {invoice.networkName}, exactly the amount below: any other asset or network is lost.
+              {bitcoin
+                ? 'Send only BTC on the Bitcoin network, to this invoice\'s own address below: any other asset or network is lost. Several payments add up.'
+                : `Send only ${invoice.currency} on ${invoice.networkName}, exactly the amount below: any other asset or network is lost.`}
             </p>
             <div>
-              <h2 className="text-sm font-semibold text-slate-700">Exact amount to send</h2>
+              <h2 className="text-sm font-semibold text-slate-700">{invoice.amount_due !== null ? 'Amount still due' : 'Exact amount to send'}</h2>
               <div className="mt-1 flex flex-wrap items-center gap-2">
                 <code className="break-all font-mono text-lg" data-testid="pay-amount">
                   {invoice.payAmount}

@@ -24,7 +24,7 @@ function headline(state: HostedStatus): string {
     case 'processing':
       return state.confirmations_required === null
         ? 'Payment detected, confirming'
-        : `Payment detected: ${state.confirmations ?? 0} of ${state.confirmations_required} confirmations`;
+        : `Payment detected — ${state.confirmations ?? 0} of ${state.confirmations_required} confirmations`;
     case 'paid':
       return 'Paid — thank you';
     case 'expired':
@@ -90,6 +90,11 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
         <p className="font-semibold" role="status" aria-live="polite">
           {headline(shown)}
         </p>
+        {shown.amount_due !== null && (shown.status === 'pending' || shown.status === 'processing') ? (
+          <p className="mt-1 text-sm text-slate-800" data-testid="amount-due">
+            Received {shown.amount_received} {shown.currency} so far: {shown.amount_due} {shown.currency} still due.
+          </p>
+        ) : null}
         {shown.status === 'pending' ? (
           <p className="mt-1 text-sm text-slate-700">
             Expires in{' '}
