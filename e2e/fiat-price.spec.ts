@@ -95,7 +95,7 @@ test('portal: a new invoice priced in EUR is converted at the locked rate (€10
   await expect(page.getByText('A price in EUR such as 49.99')).toBeVisible();
   await page.getByRole('button', { name: 'Create invoice' }).click();
   await expect(page.getByTestId('price')).toHaveText('€10.00 EUR');
-  await expect(page.locator('[data-field="Amount"]')).toContainText('11 USDT');
+  await expect(page.locator('[data-field="Amount"]')).toContainText('11.00 USDT');
   await expect(page.getByTestId('rate-source')).toContainText('USDT/USD@');
   await page.setViewportSize({ width: 375, height: 900 });
   await page.goto('/invoices/new');

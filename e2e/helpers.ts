@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tronAddressOf } from '../lib/wallets/ownership/verifiers';
 
@@ -132,3 +132,14 @@ export function freshTronAddress(): string {
   return tronAddressOf(freshEvmAddress());
 }
 
+
+/**
+ * A mouse click at the middle of an element, wherever the event lands (locator.click() refuses when another
+ * element, such as a table row's stretched link, receives it — which is the point of a clickable row).
+ */
+export async function clickMiddleOf(page: Page, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the element has no box: it is not visible');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}

@@ -96,10 +96,10 @@ test('flow 2: key without scopes has both; API-created test invoice shows in tes
   await expect(page).toHaveURL(/env=test/);
   // The status filter narrows the list.
   await page.getByLabel('Status').selectOption('paid');
-  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('invoices-empty')).toBeVisible();
   await page.getByLabel('Status').selectOption('pending');
-  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByRole('link', { name: invoiceId }).click();
 
   await expect(page.getByRole('heading', { name: 'Invoice', level: 1 })).toBeVisible();

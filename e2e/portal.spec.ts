@@ -207,10 +207,10 @@ test('invoices: cancel a live invoice (API says cancelled), search by order_id, 
 
   await page.goto('/invoices?env=live');
   await page.getByLabel('Invoice id or order id').fill('order-4242');
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('invoices-table').getByRole('link', { name: id })).toBeVisible();
   await page.getByLabel('Invoice id or order id').fill(id);
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('invoices-table').getByRole('link', { name: id })).toBeVisible();
 
   // 21 test invoices: two pages of 20; Next then Previous shows the first page again.
@@ -284,6 +284,8 @@ test('a plan without API access (Trial, like Merchant) creates invoices in the p
 
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Invoices' }).click();
   await page.getByRole('link', { name: 'New invoice' }).click();
+  // The list has Network and Amount filters of its own: wait for the form's page.
+  await expect(page).toHaveURL(/\/invoices\/new$/);
   // An error keeps every field.
   await page.getByLabel('Network').selectOption('tron');
   await page.getByLabel('Amount').fill('1.1234567');
@@ -294,7 +296,7 @@ test('a plan without API access (Trial, like Merchant) creates invoices in the p
   await page.getByLabel('Amount').fill('25.50');
   await page.getByRole('button', { name: 'Create invoice' }).click();
   await expect(page.getByText('Invoice created.')).toBeVisible();
-  await expect(page.locator('[data-field="Amount"]')).toHaveText('25.5 USDT');
+  await expect(page.locator('[data-field="Amount"]')).toHaveText('25.50 USDT');
   await expect(page.locator('[data-field="Order id"]')).toContainText('merchant-7');
   // A test invoice never shows the workspace's wallet, even with one set.
   await expect(page.locator('[data-field="Pay address"]')).toContainText(TEST_PAY_ADDRESSES.tron);

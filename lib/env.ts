@@ -5,6 +5,12 @@ const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default
 // Optional settings whose default lives with their rule (lib/chain/networks.ts); kept as strings here.
 const optionalText = z.string().trim().optional();
 const optionalCount = z.string().trim().regex(/^(\d+)?$/, 'must be a whole number').optional();
+const explorerTemplate = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
+  .refine((value) => value.includes('{tx}'), 'must contain {tx}, where the transaction hash goes')
+  .optional();
 const evmAddress = z.string().trim().regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)').optional();
 const tronAddress = z.string().trim().refine((value) => value === '' || isTronAddress(value), 'must be a Tron address (T… base58 or 41… hex)').optional();
 
@@ -91,6 +97,13 @@ const EnvSchema = z.object({
   TOKEN_USDT_POLYGON: evmAddress,
   TOKEN_USDC_POLYGON: evmAddress,
   TOKEN_USDC_BASE: evmAddress,
+  // Block explorer links in the portal (lib/chain/networks.ts explorerTxUrl): an https URL with `{tx}` where the
+  // transaction hash goes. Unset: the real chain's explorer, shown only while the network is the real chain.
+  EXPLORER_TX_URL_ETHEREUM: explorerTemplate,
+  EXPLORER_TX_URL_POLYGON: explorerTemplate,
+  EXPLORER_TX_URL_BASE: explorerTemplate,
+  EXPLORER_TX_URL_TRON: explorerTemplate,
+  EXPLORER_TX_URL_BITCOIN: explorerTemplate,
   // Bitcoin (docs/settlement.md, lib/chain/bitcoin): Bitcoin Core's JSON-RPC (credentials in the URL or as headers,
   // `Name: value` separated by newlines or `;`), the chain whose addresses and keys are accepted, confirmations.
   RPC_URL_BITCOIN: optionalText,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { env } from '../env';
 import { chainId, DEFAULT_CHAIN_IDS, explorerTxUrl } from './networks';
 
 const EVM_HASH = `0x${'ab'.repeat(32)}`;
@@ -9,7 +10,8 @@ describe('explorerTxUrl', () => {
     // The EVM link depends on CHAIN_ID_<NETWORK>: the test run may point ethereum at a local chain.
     const mainnet = chainId('polygon') === DEFAULT_CHAIN_IDS.polygon;
     expect(explorerTxUrl('polygon', EVM_HASH)).toBe(mainnet ? `https://polygonscan.com/tx/${EVM_HASH}` : null);
-    expect(explorerTxUrl('bitcoin', HASH)).toBe(`https://mempool.space/tx/${HASH}`);
+    // Bitcoin's link depends on BITCOIN_CHAIN: mempool.space knows mainnet transactions only.
+    expect(explorerTxUrl('bitcoin', HASH)).toBe(env().BITCOIN_CHAIN === 'main' ? `https://mempool.space/tx/${HASH}` : null);
   });
 
   it('gives no link for a simulated payment or a hash of the wrong shape', () => {

@@ -80,26 +80,43 @@ export function tokenAddress(currency: Currency, network: Network): string | nul
   return token && network === 'tron' ? tronToBase58(token) : token;
 }
 
-/** Public block explorers of the real chains: where a transaction of each network can be looked up. */
-const EXPLORER_TX_URLS: Record<Network, (hash: string) => string> = {
-  ethereum: (hash) => `https://etherscan.io/tx/${hash}`,
-  polygon: (hash) => `https://polygonscan.com/tx/${hash}`,
-  base: (hash) => `https://basescan.org/tx/${hash}`,
-  tron: (hash) => `https://tronscan.org/#/transaction/${hash}`,
-  bitcoin: (hash) => `https://mempool.space/tx/${hash}`,
+/**
+ * Each network's public block explorer, `{tx}` standing for the transaction hash: the portal and the payer's
+ * receipt link a transaction there. EXPLORER_TX_URL_<NETWORK> replaces it (a testnet's or a self-hosted explorer).
+ */
+export const DEFAULT_EXPLORER_TX_URLS: Record<Network, string> = {
+  ethereum: 'https://etherscan.io/tx/{tx}',
+  polygon: 'https://polygonscan.com/tx/{tx}',
+  base: 'https://basescan.org/tx/{tx}',
+  tron: 'https://tronscan.org/#/transaction/{tx}',
+  bitcoin: 'https://mempool.space/tx/{tx}',
 };
 
+/** Whether the network is configured as the real chain (so the default explorer knows its transactions). */
+function isRealChain(network: Network): boolean {
+  if (isEvmNetwork(network)) return chainId(network) === DEFAULT_CHAIN_IDS[network];
+  if (network === 'tron') return tronChainId() === TRON_MAINNET_CHAIN_ID;
+  return env().BITCOIN_CHAIN === 'main';
+}
+
 /**
- * A transaction's page on the network's public explorer, or null when there is none to link to: a simulated
- * payment (test invoices), a hash of the wrong shape, or a deployment watching another chain than the real one
- * (CHAIN_ID_<NETWORK> set to a local or test chain, whose transactions the public explorer does not know).
+ * A transaction's page on the network's explorer, or null when there is none to link to: an unknown network, a
+ * hash of the wrong shape (0x + 64 hex on EVM; 64 hex, bare, on TRON and Bitcoin — never anything else in a URL),
+ * or a deployment watching another chain than the real one (CHAIN_ID_<NETWORK> set to a local or test chain,
+ * whose transactions the public explorer does not know) without EXPLORER_TX_URL_<NETWORK>. Simulated payments
+ * (test invoices) are never passed here.
  */
-export function explorerTxUrl(network: Network, hash: string): string | null {
-  if (isEvmNetwork(network)) {
-    return /^0x[0-9a-fA-F]{64}$/.test(hash) && chainId(network) === DEFAULT_CHAIN_IDS[network] ? EXPLORER_TX_URLS[network](hash) : null;
+export function explorerTxUrl(network: string, txHash: string): string | null {
+  if (!(network in DEFAULT_EXPLORER_TX_URLS)) return null;
+  const known = network as Network;
+  let hash: string;
+  if (isEvmNetwork(known)) {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) return null;
+    hash = txHash;
+  } else {
+    hash = txHash.replace(/^0x/, '').toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
   }
-  const bare = hash.replace(/^0x/, '').toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(bare)) return null;
-  if (network === 'tron' && tronChainId() !== TRON_MAINNET_CHAIN_ID) return null;
-  return EXPLORER_TX_URLS[network](bare);
+  const template = setting(`EXPLORER_TX_URL_${upper(known)}`) ?? (isRealChain(known) ? DEFAULT_EXPLORER_TX_URLS[known] : null);
+  return template ? template.replace('{tx}', hash) : null;
 }

@@ -3,6 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CopyableValue, CopyButton } from '@/components/copy-button';
 import { LocalTime } from '@/components/local-time';
+import { TxHash } from '@/components/tx-hash';
+import { explorerTxUrl } from '@/lib/chain/networks';
+import { formatCurrencyAmount, formatMoney } from '@/lib/invoices/money';
+import { invoiceTimeline } from '@/lib/invoices/timeline';
 import { Card, DataTable, EnvironmentBadge, Notice, PageHeader, StatusBadge, Td } from '@/components/ui';
 import { isAppError } from '@/lib/errors';
 import { getInvoice } from '@/lib/invoices/invoices';
@@ -11,6 +15,7 @@ import { formatFiat } from '@/lib/rates/format';
 import { requirePage } from '@/lib/portal/context';
 import { can, forEnvironment } from '@/lib/teams/roles';
 import { InvoiceActions } from '../invoice-actions';
+import { Timeline } from './timeline';
 
 export const metadata: Metadata = { title: 'Invoice' };
 
@@ -54,14 +59,16 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
   const invoice = await findInvoice(workspace.id, id);
   if (!invoice) notFound();
   const isTest = invoice.environment === 'test';
+  const canChange = can(role, forEnvironment('invoices', invoice.environment));
+  const timeline = await invoiceTimeline({ workspaceId: workspace.id, environment: invoice.environment }, invoice);
   const rows: Array<[string, React.ReactNode]> = [
     ['Invoice id', <CopyableValue key="i" value={invoice.id} name="invoice id" />],
     ['Status', <StatusBadge key="s" status={invoice.status} />],
     ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
-    ['Amount', `${invoice.amount} ${invoice.currency}`],
+    ['Amount', formatMoney(invoice.amount, invoice.currency)],
     ...priceRows(invoice),
-    ['Pay amount', <CopyableValue key="pa" value={invoice.pay_amount} name="pay amount" />],
-    ['Received', `${invoice.amount_received} ${invoice.currency}`],
+    ['Pay amount', <CopyableValue key="pa" value={formatCurrencyAmount(invoice.pay_amount, invoice.currency)} name="pay amount" />],
+    ['Received', formatMoney(invoice.amount_received, invoice.currency)],
     ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],
     ['Network', invoice.network],
     ['Pay address', <CopyableValue key="a" value={invoice.pay_address} name="pay address" />],
@@ -86,7 +93,23 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
     ['Expires', <LocalTime key="x" value={invoice.expires_at} />],
     ['Paid', <LocalTime key="p" value={invoice.paid_at} />],
     ['Cancelled', <LocalTime key="k" value={invoice.cancelled_at} />],
-    ['Payment', invoice.payment ? <code key="p" className="break-all font-mono text-xs">{`${invoice.payment.amount} · ${invoice.payment.tx_hash}${invoice.payment.simulated ? ' (simulated)' : ''}`}</code> : '—'],
+    [
+      'Payment',
+      invoice.payment ? (
+        <span key="p" className="inline-flex max-w-full flex-wrap items-center gap-2">
+          <span className="whitespace-nowrap">{formatMoney(invoice.payment.amount, invoice.currency)}</span>
+          <TxHash
+            hash={invoice.payment.tx_hash}
+            // A simulated payment never reached a chain: nothing to look up.
+            explorerUrl={invoice.payment.simulated ? null : explorerTxUrl(invoice.network, invoice.payment.tx_hash)}
+            network={invoice.network}
+            note={invoice.payment.simulated ? '(simulated)' : undefined}
+          />
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
   ];
   return (
     <>
@@ -98,9 +121,16 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
       <div className="space-y-6">
         {justCreated ? <Notice tone="success">Invoice created. Send the payer the amount, network and pay address below.</Notice> : null}
         {isTest ? (
-          <Notice tone="warning" title="Test invoice — do not send funds">
-            Its pay address is the documented test address, which belongs to nobody: real funds sent to it are lost. Pay it with “Simulate payment”.
-          </Notice>
+          invoice.status === 'paid' ? (
+            <Notice tone="info" title="Test invoice — paid by a simulated payment">
+              No funds moved: test invoices are paid through the simulator, never on chain.
+            </Notice>
+          ) : (
+            <Notice tone="warning" title="Test invoice — do not send funds">
+              Its pay address is the documented test address, which belongs to nobody: real funds sent to it are lost.
+              {invoice.status === 'pending' && canChange ? ' Pay it with “Simulate payment” below.' : ''}
+            </Notice>
+          )
         ) : null}
         <Card>
           <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]" data-testid="invoice-detail">
@@ -127,9 +157,9 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
               {invoice.payments.map((payment) => (
                 <tr key={payment.id} data-payment={payment.id}>
                   <Td label="Transaction">
-                    <code className="break-all font-mono text-xs">{payment.tx_hash}</code>
+                    <TxHash hash={payment.tx_hash} explorerUrl={explorerTxUrl(payment.network, payment.tx_hash)} network={payment.network} />
                   </Td>
-                  <Td label="Amount" className="whitespace-nowrap">{`${payment.amount} ${payment.currency}`}</Td>
+                  <Td label="Amount" className="whitespace-nowrap tabular-nums">{formatMoney(payment.amount, payment.currency)}</Td>
                   <Td label="Status">
                     <StatusBadge status={payment.status} />
                   </Td>
@@ -145,8 +175,11 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
             </DataTable>
           )}
         </Card>
+        <Card title="Timeline">
+          <Timeline entries={timeline} canOpenWebhooks={can(role, 'webhooks.read')} explorerUrls={Object.fromEntries(invoice.payments.map((p) => [p.id, explorerTxUrl(p.network, p.tx_hash)]))} />
+        </Card>
         <Card title="Actions">
-          {!can(role, forEnvironment('invoices', invoice.environment)) ? (
+          {!canChange ? (
             <p className="text-sm text-slate-600">Your role can read this invoice; changing {invoice.environment} invoices is for {invoice.environment === 'live' ? 'Owners and Admins' : 'Owners, Admins and Developers'}.</p>
           ) : invoice.status === 'pending' ? (
             <InvoiceActions invoiceId={invoice.id} environment={invoice.environment} />
