@@ -12,7 +12,10 @@ const LIB_IMPORTS = [
 
 /** `components/` is presentational: data comes in as props, never from the database. */
 const COMPONENT_IMPORTS = [
-  { group: ['@/lib/db', '**/lib/db', '@/lib/generated/*', '**/lib/generated/*'], message: 'components/ must not reach the database: take the data as props.' },
+  {
+    group: ['@/lib/db', '**/lib/db', '@/lib/generated/*', '**/lib/generated/*'],
+    message: 'components/ must not reach the database: take the data as props.',
+  },
   { group: ['@/app/*', '**/app/*'], message: 'components/ must not import app/.' },
 ];
 
@@ -38,7 +41,15 @@ export default defineConfig([
   {
     rules: {
       // A leading underscore marks a value taken apart only to leave it out.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },

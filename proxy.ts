@@ -15,7 +15,11 @@ export function proxy(request: Request): Response | undefined {
     return undefined;
   } catch {
     // Only the problem module: the proxy bundle stays free of the database and authentication code.
-    return problemResponse('route_not_found', 'No route matches this path: it is not valid percent-encoding. See /v1/openapi.json', newRequestId());
+    return problemResponse(
+      'route_not_found',
+      'No route matches this path: it is not valid percent-encoding. See /v1/openapi.json',
+      newRequestId(),
+    );
   }
 }
 

@@ -57,7 +57,14 @@ export function ConfirmAction<T>({
 
   return (
     <>
-      <button type="button" className={triggerClass} aria-label={triggerLabel} aria-haspopup="dialog" disabled={pending} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className={triggerClass}
+        aria-label={triggerLabel}
+        aria-haspopup="dialog"
+        disabled={pending}
+        onClick={() => setOpen(true)}
+      >
         {trigger}
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title={title} description={children}>

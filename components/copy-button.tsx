@@ -7,7 +7,17 @@ import { buttonClass, cx } from './ui';
  * Copies a value to the clipboard; the value stays in the browser. `label` is the visible text; `name` (what is
  * copied, e.g. "invoice id") makes the accessible name specific when several copy buttons share a page.
  */
-export function CopyButton({ value, label = 'Copy', name, size = 'md' }: { value: string; label?: string; name?: string; size?: 'sm' | 'md' }) {
+export function CopyButton({
+  value,
+  label = 'Copy',
+  name,
+  size = 'md',
+}: {
+  value: string;
+  label?: string;
+  name?: string;
+  size?: 'sm' | 'md';
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <button

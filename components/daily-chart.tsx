@@ -31,7 +31,13 @@ export function DailyChart({
   const Many = noun.many.charAt(0).toUpperCase() + noun.many.slice(1);
   const description = `${Many} per day this month: ${total} in total${busiest.count > 0 ? `, most on ${busiest.day} (${busiest.count})` : ''}.`;
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={description} className="h-auto w-full" data-testid={testId}>
+    <svg
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={description}
+      className="h-auto w-full"
+      data-testid={testId}
+    >
       <title>{description}</title>
       <line x1={padLeft} y1={12} x2={padLeft} y2={12 + plotH} stroke="#cbd5e1" />
       <line x1={padLeft} y1={12 + plotH} x2={width - 8} y2={12 + plotH} stroke="#cbd5e1" />
@@ -51,7 +57,14 @@ export function DailyChart({
               <title>{`${d.day}: ${d.count} ${d.count === 1 ? noun.one : noun.many}`}</title>
             </rect>
             {dayNumber === 1 || dayNumber % 5 === 0 ? (
-              <text x={x + barW / 2} y={height - 6} textAnchor="middle" fontSize="11" fill="#475569" className={LABEL_CLASS}>
+              <text
+                x={x + barW / 2}
+                y={height - 6}
+                textAnchor="middle"
+                fontSize="11"
+                fill="#475569"
+                className={LABEL_CLASS}
+              >
                 {dayNumber}
               </text>
             ) : null}

@@ -3,7 +3,8 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cx } from './ui';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog on the native <dialog> (the rest of the page is inert while it is open). On top of what the
@@ -44,7 +45,9 @@ export function Dialog({
     if (!dialog || !open) return;
     opener.current = document.activeElement;
     if (!dialog.open) dialog.showModal();
-    const first = (initialFocus ? dialog.querySelector<HTMLElement>(initialFocus) : null) ?? dialog.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      (initialFocus ? dialog.querySelector<HTMLElement>(initialFocus) : null) ??
+      dialog.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
     return () => {
       if (dialog.open) dialog.close();
@@ -73,7 +76,9 @@ export function Dialog({
       }}
       onKeyDown={(event) => {
         if (event.key !== 'Tab') return;
-        const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null);
+        const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+          (el) => el.offsetParent !== null,
+        );
         if (items.length === 0) return;
         const first = items[0] as HTMLElement;
         const last = items[items.length - 1] as HTMLElement;

@@ -21,7 +21,15 @@ export function timeAgo(date: Date, now: Date = new Date()): string {
 }
 
 /** The expiry line under a key's status: "expires in 23 h", "expired Nov 23, 2026, 10:00 AM", nothing when none. */
-export function KeyExpiry({ expiresAt, revoked, now = new Date() }: { expiresAt: Date | null; revoked: boolean; now?: Date }) {
+export function KeyExpiry({
+  expiresAt,
+  revoked,
+  now = new Date(),
+}: {
+  expiresAt: Date | null;
+  revoked: boolean;
+  now?: Date;
+}) {
   if (!expiresAt || revoked) return null;
   const past = expiresAt.getTime() <= now.getTime();
   return (

@@ -16,7 +16,15 @@ import { cx } from './ui';
  * labels and the switcher's form are never duplicated. Plain React state and handlers: nothing inline for the CSP.
  * `visible`: the links the member's role may open (the layout reads the role table); the others are not shown.
  */
-export function PortalNav({ visible, identity, account }: { visible: readonly string[]; identity: ReactNode; account: ReactNode }) {
+export function PortalNav({
+  visible,
+  identity,
+  account,
+}: {
+  visible: readonly string[];
+  identity: ReactNode;
+  account: ReactNode;
+}) {
   const pathname = usePathname();
   // The menu is open on the page where it was opened: following a link (a new pathname) closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -48,12 +56,23 @@ export function PortalNav({ visible, identity, account }: { visible: readonly st
         aria-controls={panelId}
         onClick={() => (open ? close(false) : setOpenOn(pathname))}
       >
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="h-4 w-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           {open ? <path d="M5 5l10 10M15 5L5 15" /> : <path d="M3 5h14M3 10h14M3 15h14" />}
         </svg>
         Menu
       </button>
-      <div id={panelId} className={cx(open ? 'col-span-2 flex flex-col gap-4 border-t border-slate-200 pt-3' : 'hidden', 'md:contents')}>
+      <div
+        id={panelId}
+        className={cx(open ? 'col-span-2 flex flex-col gap-4 border-t border-slate-200 pt-3' : 'hidden', 'md:contents')}
+      >
         <nav aria-label="Portal" className="md:col-span-2 md:row-start-2 md:-mx-1">
           <ul className="grid grid-cols-2 gap-1 md:flex md:flex-wrap md:py-1">
             {LINKS.filter((link) => visible.includes(link.href)).map((link) => {

@@ -40,7 +40,15 @@ export function SecretOnceDialog({
   children?: ReactNode;
 }) {
   return (
-    <Dialog open={open} dismissible={false} onClose={() => {}} initialFocus={`#${inputId}`} returnFocus={returnFocus} title={title} testId={testId}>
+    <Dialog
+      open={open}
+      dismissible={false}
+      onClose={() => {}}
+      initialFocus={`#${inputId}`}
+      returnFocus={returnFocus}
+      title={title}
+      testId={testId}
+    >
       <Notice tone="warning" title={warningTitle}>
         {warning}
       </Notice>

@@ -20,7 +20,10 @@ const StatusContext = createContext<(tone: StatusTone, message: string) => void>
  */
 export function StatusProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status | null>(null);
-  const announce = useCallback((tone: StatusTone, message: string) => setStatus((prev) => ({ tone, message, id: (prev?.id ?? 0) + 1 })), []);
+  const announce = useCallback(
+    (tone: StatusTone, message: string) => setStatus((prev) => ({ tone, message, id: (prev?.id ?? 0) + 1 })),
+    [],
+  );
   return (
     <StatusContext.Provider value={announce}>
       <StatusMessage status={status} onDismiss={() => setStatus(null)} />
@@ -37,12 +40,16 @@ export function useAnnounce() {
 /** The region itself: always in the DOM (live regions must exist before their text changes). */
 export function StatusMessage({ status, onDismiss }: { status: Status | null; onDismiss?: () => void }) {
   return (
-    <div className={status ? "mb-4" : undefined} data-testid="status-region">
+    <div className={status ? 'mb-4' : undefined} data-testid="status-region">
       <div role="status" aria-live="polite" className="contents">
-        {status?.tone === 'success' ? <Banner key={status.id} tone="success" message={status.message} onDismiss={onDismiss} /> : null}
+        {status?.tone === 'success' ? (
+          <Banner key={status.id} tone="success" message={status.message} onDismiss={onDismiss} />
+        ) : null}
       </div>
       <div role="alert" className="contents">
-        {status?.tone === 'error' ? <Banner key={status.id} tone="error" message={status.message} onDismiss={onDismiss} /> : null}
+        {status?.tone === 'error' ? (
+          <Banner key={status.id} tone="error" message={status.message} onDismiss={onDismiss} />
+        ) : null}
       </div>
     </div>
   );

@@ -108,8 +108,10 @@ export function StepUpProvider({
         testId="step-up-dialog"
         description={
           <p>
-            Changes to where money goes and who has access (payout wallets, live keys and endpoints, two-factor sign-in, members) need proof that it
-            is you: {canType ? stepUpProofText(methods) : 'a code from your authenticator app'}. The proof lasts {windowMinutes} minutes on this device.
+            Changes to where money goes and who has access (payout wallets, live keys and endpoints, two-factor sign-in,
+            members) need proof that it is you:{' '}
+            {canType ? stepUpProofText(methods) : 'a code from your authenticator app'}. The proof lasts {windowMinutes}{' '}
+            minutes on this device.
           </p>
         }
       >
@@ -117,7 +119,14 @@ export function StepUpProvider({
           <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Confirm it is you">
             {result && !result.ok ? <Notice tone="error">{result.error}</Notice> : null}
             {methods.password ? (
-              <TextField name="stepUpPassword" label="Password" type="password" autoComplete="current-password" required error={errors.password} />
+              <TextField
+                name="stepUpPassword"
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                required
+                error={errors.password}
+              />
             ) : null}
             {methods.totp ? (
               <TextField
@@ -142,15 +151,20 @@ export function StepUpProvider({
         ) : (
           <div className="space-y-4 text-sm">
             <p>
-              This account signs in with GitHub and has no password, and GitHub cannot be asked to check it is you again. Turn on two-factor
-              sign-in on the Account page (allowed within {windowMinutes} minutes of a GitHub sign-in); changes like this one then ask for a code.
+              This account signs in with GitHub and has no password, and GitHub cannot be asked to check it is you
+              again. Turn on two-factor sign-in on the Account page (allowed within {windowMinutes} minutes of a GitHub
+              sign-in); changes like this one then ask for a code.
             </p>
             <div className="flex flex-wrap justify-end gap-2">
               <button type="button" className={buttonClass.secondary} onClick={() => finish(false)}>
                 Cancel
               </button>
               {github ? (
-                <button type="button" className={buttonClass.primary} onClick={() => void signIn('github', { callbackUrl: window.location.pathname })}>
+                <button
+                  type="button"
+                  className={buttonClass.primary}
+                  onClick={() => void signIn('github', { callbackUrl: window.location.pathname })}
+                >
                   Sign in with GitHub again
                 </button>
               ) : null}

@@ -18,7 +18,15 @@ export const buttonClass = {
 export const inputClass =
   'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600';
 
-export function PageHeader({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       {/* min-w-0 and overflow-wrap: a title with a long id ("Request req_…") wraps instead of widening a phone's page. */}
@@ -33,7 +41,10 @@ export function PageHeader({ title, description, children }: { title: string; de
 
 export function Card({ title, children, className }: { title?: string; children: ReactNode; className?: string }) {
   return (
-    <section className={cx('rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6', className)} aria-label={title}>
+    <section
+      className={cx('rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6', className)}
+      aria-label={title}
+    >
       {title ? <h2 className="mb-4 text-lg font-semibold">{title}</h2> : null}
       {children}
     </section>
@@ -50,7 +61,16 @@ const badgeTones = {
 } as const;
 
 export function Badge({ tone = 'gray', children }: { tone?: keyof typeof badgeTones; children: ReactNode }) {
-  return <span className={cx('inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset', badgeTones[tone])}>{children}</span>;
+  return (
+    <span
+      className={cx(
+        'inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+        badgeTones[tone],
+      )}
+    >
+      {children}
+    </span>
+  );
 }
 
 export function EnvironmentBadge({ environment }: { environment: 'test' | 'live' }) {
@@ -76,7 +96,15 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[status] ?? 'amber'}>{status}</Badge>;
 }
 
-export function Notice({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'error' | 'success'; title?: string; children: ReactNode }) {
+export function Notice({
+  tone = 'info',
+  title,
+  children,
+}: {
+  tone?: 'info' | 'warning' | 'error' | 'success';
+  title?: string;
+  children: ReactNode;
+}) {
   const tones = {
     info: 'bg-blue-50 text-blue-900 ring-blue-200',
     warning: 'bg-amber-50 text-amber-900 ring-amber-300',
@@ -112,7 +140,15 @@ export interface TableColumn {
  * every row becomes a stacked card (each cell prefixed by its label; globals.css `.table-stack`), so nothing
  * is clipped and the page never scrolls sideways; put the important columns first.
  */
-export function DataTable({ columns, testId, children }: { columns: TableColumn[]; testId?: string; children: ReactNode }) {
+export function DataTable({
+  columns,
+  testId,
+  children,
+}: {
+  columns: TableColumn[];
+  testId?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="table-stack min-w-full text-left text-sm" data-testid={testId}>
@@ -138,14 +174,25 @@ export function TextField({
   hint,
   error,
   ...input
-}: { name: string; label: ReactNode; hint?: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>) {
-  const describedBy = [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(' ') || undefined;
+}: { name: string; label: ReactNode; hint?: string; error?: string } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'name' | 'id'
+>) {
+  const describedBy =
+    [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div>
       <label htmlFor={name} className="block text-sm font-medium">
         {label}
       </label>
-      <input id={name} name={name} aria-invalid={Boolean(error)} aria-describedby={describedBy} className={`mt-1 ${inputClass}`} {...input} />
+      <input
+        id={name}
+        name={name}
+        aria-invalid={Boolean(error)}
+        aria-describedby={describedBy}
+        className={`mt-1 ${inputClass}`}
+        {...input}
+      />
       {hint ? (
         <p id={`${name}-hint`} className="mt-1 text-xs text-slate-600">
           {hint}

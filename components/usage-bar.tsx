@@ -1,5 +1,13 @@
 /** Monthly requests against the plan's allowance, as an accessible progress bar. */
-export function UsageBar({ used, limit, label = 'Requests this month' }: { used: number; limit: number; label?: string }) {
+export function UsageBar({
+  used,
+  limit,
+  label = 'Requests this month',
+}: {
+  used: number;
+  limit: number;
+  label?: string;
+}) {
   const pct = limit > 0 ? Math.min(100, (used / limit) * 100) : 0;
   const tone = pct >= 90 ? 'bg-red-500' : pct >= 75 ? 'bg-amber-500' : 'bg-indigo-600';
   return (

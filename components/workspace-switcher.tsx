@@ -32,7 +32,12 @@ export function WorkspaceSwitcher({
           <label htmlFor="workspace-switcher" className="sr-only">
             Workspace
           </label>
-          <select id="workspace-switcher" name="workspaceId" defaultValue={current} className={`${inputClass} w-auto max-w-[14rem] py-1.5`}>
+          <select
+            id="workspace-switcher"
+            name="workspaceId"
+            defaultValue={current}
+            className={`${inputClass} w-auto max-w-[14rem] py-1.5`}
+          >
             {workspaces.map((workspace) => (
               <option key={workspace.id} value={workspace.id}>
                 {workspace.name} ({workspace.roleLabel})

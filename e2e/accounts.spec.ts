@@ -30,7 +30,9 @@ test('the portal works under its Content-Security-Policy: every page renders and
   expect(violations).toEqual([]);
 });
 
-test('billing: only self-serve plans are offered; a forged form naming Business is refused and changes nothing', async ({ page }) => {
+test('billing: only self-serve plans are offered; a forged form naming Business is refused and changes nothing', async ({
+  page,
+}) => {
   await signUp(page, uniqueEmail('billing'));
   await switchPlan(page, 'Developer');
   const planForm = page.locator('form').filter({ has: page.getByRole('button', { name: 'Switch plan' }) });

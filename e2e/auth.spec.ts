@@ -33,7 +33,9 @@ test('flow 5: after sign-out, replaying the saved session cookie redirects to si
   await replay.close();
 });
 
-test('sign in: one generic message for a wrong password or an unknown email; repeated failures are throttled', async ({ page }) => {
+test('sign in: one generic message for a wrong password or an unknown email; repeated failures are throttled', async ({
+  page,
+}) => {
   const email = uniqueEmail('throttle');
   await signUp(page, email);
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -67,7 +69,9 @@ test('the portal works at 375 px: navigation reachable, no horizontal page overf
   await signUp(page, uniqueEmail('mobile'));
   for (const path of ['/', '/keys', '/usage', '/invoices', '/wallets', '/billing']) {
     await page.goto(path);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
   }
   await expect(page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Billing' })).toBeAttached();

@@ -17,7 +17,10 @@ import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from
 const ROOT = path.resolve(__dirname, '..');
 const rpcUrl = `http://e2e:regtest@127.0.0.1:${process.env.E2E_BITCOIN_PORT}/`;
 const run = promisify(execFile);
-const chainCli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/chain/cli.ts', '--network', 'bitcoin', ...args, '--rpc', rpcUrl], { cwd: ROOT });
+const chainCli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/chain/cli.ts', '--network', 'bitcoin', ...args, '--rpc', rpcUrl], {
+    cwd: ROOT,
+  });
 
 interface DeliveredEvent {
   type: string;
@@ -28,7 +31,10 @@ let receiver: Receiver;
 test.beforeEach(async () => {
   const dir = process.env.E2E_TLS_DIR ?? '';
   receiver = await startReceiver(() => ({ status: 204 }), {
-    tls: { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') },
+    tls: {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    },
   });
 });
 test.afterEach(async () => {
@@ -51,12 +57,16 @@ test('Bitcoin: xpub wallet (first three addresses shown before saving) → live 
   await switchPlan(page, 'Developer');
 
   // A wallet of this test's own: an account vpub (regtest takes testnet keys); its first addresses known here.
-  const account = HDKey.fromMasterSeed(randomBytes(32), { private: 0x045f18bc, public: 0x045f1cf6 }).derive("m/84'/1'/0'");
+  const account = HDKey.fromMasterSeed(randomBytes(32), { private: 0x045f18bc, public: 0x045f1cf6 }).derive(
+    "m/84'/1'/0'",
+  );
   const vpub = account.publicExtendedKey;
   await page.goto('/wallets');
   const form = page.getByRole('form', { name: 'Bitcoin wallet' });
   // A plain address is refused with the reason.
-  await form.getByLabel('Bitcoin extended public key or descriptor').fill('bcrt1qh9ruph54tnfveh7dtve3nrfx26p56rx4zuxz40');
+  await form
+    .getByLabel('Bitcoin extended public key or descriptor')
+    .fill('bcrt1qh9ruph54tnfveh7dtve3nrfx26p56rx4zuxz40');
   await form.getByRole('button', { name: 'Show addresses' }).click();
   await expect(form.getByText(/single Bitcoin address/)).toBeVisible();
   await form.getByLabel('Bitcoin extended public key or descriptor').fill(vpub);
@@ -86,10 +96,24 @@ test('Bitcoin: xpub wallet (first three addresses shown before saving) → live 
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
 
   // The first live invoice pays to the key's first receive address (m/0/0), the one the preview showed first.
-  const created = await api(request, 'POST', '/v1/invoices', key.secret, { amount: '0.0015', currency: 'BTC', network: 'bitcoin' });
+  const created = await api(request, 'POST', '/v1/invoices', key.secret, {
+    amount: '0.0015',
+    currency: 'BTC',
+    network: 'bitcoin',
+  });
   expect(created.status).toBe(201);
-  const invoice = created.json as { id: string; pay_address: string; pay_amount: string; payment_uri: string; hosted_url: string };
-  expect(invoice).toMatchObject({ pay_address: firstAddress, pay_amount: '0.0015', payment_uri: `bitcoin:${firstAddress}?amount=0.0015` });
+  const invoice = created.json as {
+    id: string;
+    pay_address: string;
+    pay_amount: string;
+    payment_uri: string;
+    hosted_url: string;
+  };
+  expect(invoice).toMatchObject({
+    pay_address: firstAddress,
+    pay_amount: '0.0015',
+    payment_uri: `bitcoin:${firstAddress}?amount=0.0015`,
+  });
 
   const payer = await (await browser.newContext()).newPage();
   await payer.goto(new URL(invoice.hosted_url).pathname);
@@ -100,7 +124,9 @@ test('Bitcoin: xpub wallet (first three addresses shown before saving) → live 
   const txid = /in tx ([0-9a-f]{64})/.exec(paid.stdout)?.[1];
   expect(txid, paid.stdout).toBeDefined();
   // Seen in the mempool: processing, 0 of 2 confirmations, on the payer's page without a reload.
-  await expect(payer.getByTestId('status')).toContainText('Payment detected — 0 of 2 confirmations', { timeout: 20_000 });
+  await expect(payer.getByTestId('status')).toContainText('Payment detected — 0 of 2 confirmations', {
+    timeout: 20_000,
+  });
   await expectNoSeriousAxeViolations(payer, 'the hosted page, payment detected');
   for (const width of [1280, 375]) {
     await payer.setViewportSize({ width, height: 900 });
@@ -110,11 +136,15 @@ test('Bitcoin: xpub wallet (first three addresses shown before saving) → live 
 
   await chainCli('mine', '2');
   await waitForStatus(page, invoice.id, 'paid');
-  await expect(page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txid! })).toContainText('confirmed');
+  await expect(page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txid! })).toContainText(
+    'confirmed',
+  );
   await expect(payer.getByTestId('status')).toContainText('Paid', { timeout: 15_000 });
 
   const delivered = await receiver.waitFor(3);
   const events = delivered.map((r) => new Webhook(secret).verify(r.body, r.headers) as DeliveredEvent);
   expect(events.map((event) => event.type).sort()).toEqual(['invoice.created', 'invoice.paid', 'invoice.processing']);
-  expect(events.find((event) => event.type === 'invoice.paid')).toMatchObject({ data: { object: { id: invoice.id, status: 'paid', amount_received: '0.0015' } } });
+  expect(events.find((event) => event.type === 'invoice.paid')).toMatchObject({
+    data: { object: { id: invoice.id, status: 'paid', amount_received: '0.0015' } },
+  });
 });

@@ -13,12 +13,19 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
-  return async () => [...console, ...(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations))];
+  return async () => [
+    ...console,
+    ...(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)),
+  ];
 }
 
-test('API reference: rendered Markdown, examples per operation, no OPTIONS/HEAD, scripts run under the CSP, axe clean', async ({ browser }) => {
+test('API reference: rendered Markdown, examples per operation, no OPTIONS/HEAD, scripts run under the CSP, axe clean', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   const violations = await watchCsp(page);
@@ -38,7 +45,10 @@ test('API reference: rendered Markdown, examples per operation, no OPTIONS/HEAD,
   expect(text).not.toContain('`');
   expect(text).not.toContain('](');
   // Links in descriptions are links, code spans are code.
-  await expect(page.locator('main').getByRole('link', { name: 'versioning policy' })).toHaveAttribute('href', /\/docs\/versioning$/);
+  await expect(page.locator('main').getByRole('link', { name: 'versioning policy' })).toHaveAttribute(
+    'href',
+    /\/docs\/versioning$/,
+  );
   await expect(page.locator('main code', { hasText: 'X-API-Key' }).first()).toBeVisible();
 
   // Contents: the operations, not their OPTIONS/HEAD twins.
@@ -56,7 +66,7 @@ test('API reference: rendered Markdown, examples per operation, no OPTIONS/HEAD,
   await expect(curl).toContainText('-H "X-API-Key: $CRYPTO_INVOICING_API_KEY"');
   await expect(curl).toContainText('"amount": "49.99"');
   await expect(create.getByTestId('example-sdk')).toContainText("import { Client } from '@crypto-invoicing/sdk';");
-  await expect(create.getByTestId('example-sdk')).toContainText("const invoice = await client.invoices.create({");
+  await expect(create.getByTestId('example-sdk')).toContainText('const invoice = await client.invoices.create({');
   await expect(create.getByTestId('example-response')).toContainText('"object": "invoice"');
   // Every operation has a curl example; every one but the document itself an SDK example.
   expect(await page.getByTestId('example-curl').count()).toBe(10);
@@ -74,7 +84,9 @@ test('API reference: rendered Markdown, examples per operation, no OPTIONS/HEAD,
   await expectNoSeriousAxeViolations(page, 'the API reference');
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `horizontal overflow at ${width} px`).toBeLessThanOrEqual(0);
   }
   expect(await violations()).toEqual([]);

@@ -13,7 +13,10 @@ test.describe('errors page (/docs/errors)', () => {
       await expect(entry).toContainText('What to do');
       // Nothing overflows sideways on a phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: `e2e/screenshots/errors-page-${width}.png`, fullPage: width === 375 ? false : true });
+      await page.screenshot({
+        path: `e2e/screenshots/errors-page-${width}.png`,
+        fullPage: width === 375 ? false : true,
+      });
     });
   }
 

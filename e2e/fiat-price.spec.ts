@@ -6,7 +6,11 @@ import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from
  * An invoice priced in USD (docs/rates.md): the e2e chain's mock ETH/USD feed answers 2500.00, so $49.00 locks
  * 0.0196 ETH. The hosted page and the portal show both amounts and the locked rate.
  */
-test('priced in USD: the hosted page shows "$49.00 = 0.0196 ETH, rate locked until …", the portal the rate', async ({ page, browser, request }) => {
+test('priced in USD: the hosted page shows "$49.00 = 0.0196 ETH, rate locked until …", the portal the rate', async ({
+  page,
+  browser,
+  request,
+}) => {
   await signUp(page, uniqueEmail('fiat'), 'Fiat Shop');
   await switchPlan(page, 'Developer');
   const { secret } = await createKey(page, { label: 'fiat key' });
@@ -21,7 +25,12 @@ test('priced in USD: the hosted page shows "$49.00 = 0.0196 ETH, rate locked unt
     description: 'One year of hosting',
   });
   expect(created.status).toBe(201);
-  expect(created.json).toMatchObject({ amount: '0.0196', price_amount: '49.00', price_currency: 'USD', rate: '0.0004' });
+  expect(created.json).toMatchObject({
+    amount: '0.0196',
+    price_amount: '49.00',
+    price_currency: 'USD',
+    rate: '0.0004',
+  });
   const invoice = created.json as { id: string; hosted_url: string; expires_at: string; rate_source: string };
 
   const payer = await (await browser.newContext()).newPage(); // signed out
@@ -39,7 +48,9 @@ test('priced in USD: the hosted page shows "$49.00 = 0.0196 ETH, rate locked unt
   for (const width of [1280, 375]) {
     await payer.setViewportSize({ width, height: 900 });
     await payer.screenshot({ path: `e2e/screenshots/fiat-hosted-${width}.png`, fullPage: true });
-    const overflow = await payer.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await payer.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
   }
 
@@ -87,7 +98,9 @@ test('billing: the payment tolerance is refused above 5 %, saved after the step-
   await expect(page.getByText('Payment tolerance changed')).toBeVisible();
 });
 
-test('portal: a new invoice priced in EUR is converted at the locked rate (€10.00 = 11 USDT at EUR/USD 1.10)', async ({ page }) => {
+test('portal: a new invoice priced in EUR is converted at the locked rate (€10.00 = 11 USDT at EUR/USD 1.10)', async ({
+  page,
+}) => {
   await signUp(page, uniqueEmail('fiat-portal'), 'Euro Shop');
   await page.goto('/invoices/new');
   await page.getByLabel('Amount').fill('10');

@@ -71,7 +71,12 @@ export interface CreatedKey {
 /** Creates a key in the portal and returns the secret read from the one-time dialog (then dismissed). */
 export async function createKey(
   page: Page,
-  options: { label: string; environment?: 'test' | 'live'; scopes?: Array<'invoices:read' | 'invoices:write'>; screenshot?: string },
+  options: {
+    label: string;
+    environment?: 'test' | 'live';
+    scopes?: Array<'invoices:read' | 'invoices:write'>;
+    screenshot?: string;
+  },
 ): Promise<CreatedKey> {
   await page.goto('/keys');
   await page.getByLabel('Label').fill(options.label);
@@ -131,7 +136,6 @@ export function freshEvmAddress(): string {
 export function freshTronAddress(): string {
   return tronAddressOf(freshEvmAddress());
 }
-
 
 /**
  * A mouse click at the middle of an element, wherever the event lands (locator.click() refuses when another

@@ -19,7 +19,11 @@ async function merchantKey(page: Page, tag: string): Promise<string> {
   return (await createKey(page, { label: `${tag} key` })).secret;
 }
 
-async function createInvoice(request: APIRequestContext, secret: string, extra: Record<string, unknown> = {}): Promise<Invoice> {
+async function createInvoice(
+  request: APIRequestContext,
+  secret: string,
+  extra: Record<string, unknown> = {},
+): Promise<Invoice> {
   const created = await api(request, 'POST', '/v1/invoices', secret, {
     amount: '12.50',
     currency: 'USDC',
@@ -42,7 +46,9 @@ async function screenshots(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `e2e/screenshots/hosted-${name}-${width}.png`, fullPage: true });
     if (width === 375) {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `horizontal overflow at 375 px (${name})`).toBeLessThanOrEqual(0);
     }
   }
@@ -53,12 +59,19 @@ async function screenshots(page: Page, name: string) {
 async function qrMatches(page: Page, uri: string) {
   const expected = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   const expectedPaths = [...expected.matchAll(/ d="([^"]+)"/g)].map((m) => m[1]);
-  const shownPaths = await page.getByTestId('qr').locator('svg path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
+  const shownPaths = await page
+    .getByTestId('qr')
+    .locator('svg path')
+    .evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
   expect(expectedPaths.length).toBeGreaterThan(0);
   expect(shownPaths).toEqual(expectedPaths);
 }
 
-test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no leaks; Simulate payment → paid with return link', async ({ page, browser, request }) => {
+test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no leaks; Simulate payment → paid with return link', async ({
+  page,
+  browser,
+  request,
+}) => {
   const secret = await merchantKey(page, 'hosted');
   const other = await createInvoice(request, secret, { description: 'Another invoice entirely' });
   const invoice = await createInvoice(request, secret);
@@ -107,7 +120,16 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
 
   // Nothing else of the workspace.
   const html = await payer.content();
-  for (const hidden of ['secret-metadata-value', 'internal_note', 'order-hidden-42', invoice.id, other.id, 'Another invoice entirely', secret, secret.slice(0, 13)]) {
+  for (const hidden of [
+    'secret-metadata-value',
+    'internal_note',
+    'order-hidden-42',
+    invoice.id,
+    other.id,
+    'Another invoice entirely',
+    secret,
+    secret.slice(0, 13),
+  ]) {
     expect(html, `page leaks ${hidden}`).not.toContain(hidden);
   }
 
@@ -116,13 +138,17 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
 
   // Keyboard: tab reaches the copy buttons and the simulate button; Enter simulates.
   const simulate = payer.getByRole('button', { name: 'Simulate payment' });
-  for (let i = 0; i < 10 && !(await simulate.evaluate((el) => el === document.activeElement)); i += 1) await payer.keyboard.press('Tab');
+  for (let i = 0; i < 10 && !(await simulate.evaluate((el) => el === document.activeElement)); i += 1)
+    await payer.keyboard.press('Tab');
   await expect(simulate).toBeFocused();
   const before = payer.url();
   await payer.keyboard.press('Enter');
   await expect(payer.getByTestId('status')).toContainText('Paid');
   expect(payer.url()).toBe(before); // no reload, no navigation
-  await expect(payer.getByRole('link', { name: 'Return to merchant' })).toHaveAttribute('href', 'https://shop.example/thanks');
+  await expect(payer.getByRole('link', { name: 'Return to merchant' })).toHaveAttribute(
+    'href',
+    'https://shop.example/thanks',
+  );
   await expect(payer.getByTestId('payment-details')).toHaveCount(0);
   // The receipt appears without a reload: amount, network, date, transaction, order reference, invoice id.
   const receipt = payer.getByTestId('receipt');
@@ -141,7 +167,8 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   await payer.emulateMedia({ media: 'screen' });
   // Still nothing else of the workspace once paid.
   const paidHtml = await payer.content();
-  for (const hidden of ['secret-metadata-value', 'internal_note', other.id, 'Another invoice entirely']) expect(paidHtml, `receipt leaks ${hidden}`).not.toContain(hidden);
+  for (const hidden of ['secret-metadata-value', 'internal_note', other.id, 'Another invoice entirely'])
+    expect(paidHtml, `receipt leaks ${hidden}`).not.toContain(hidden);
   await expectNoSeriousAxeViolations(payer, 'the payment page, the paid state');
   await screenshots(payer, 'paid');
   expect(cspErrors).toEqual([]);
@@ -151,7 +178,11 @@ test('hosted page: a test invoice shows every field, QR = payment_uri, CSP, no l
   expect(paid.json).toMatchObject({ status: 'paid', payment: { simulated: true } });
 });
 
-test('hosted page: a payment made through the API while the page is open shows up by itself', async ({ page, browser, request }) => {
+test('hosted page: a payment made through the API while the page is open shows up by itself', async ({
+  page,
+  browser,
+  request,
+}) => {
   const secret = await merchantKey(page, 'hostedlive');
   const invoice = await createInvoice(request, secret, { redirect_url: undefined });
   const payer = await (await browser.newContext()).newPage();
@@ -164,7 +195,11 @@ test('hosted page: a payment made through the API while the page is open shows u
   await expect(payer.getByRole('link', { name: 'Return to merchant' })).toHaveCount(0);
 });
 
-test('hosted page: cancelled and expired invoices show their state and nothing to pay', async ({ page, browser, request }) => {
+test('hosted page: cancelled and expired invoices show their state and nothing to pay', async ({
+  page,
+  browser,
+  request,
+}) => {
   const secret = await merchantKey(page, 'hostedends');
   const cancelled = await createInvoice(request, secret);
   expect((await api(request, 'POST', `/v1/invoices/${cancelled.id}/cancel`, secret)).status).toBe(200);
@@ -202,5 +237,14 @@ test('hosted page: a mangled token, the invoice id and unknown tokens are a plai
   const status = await request.get(`${path}/status`);
   expect(status.status()).toBe(200);
   // Status fields only (amount_received and amount_due: what is still due after a partial Bitcoin payment).
-  expect(Object.keys(await status.json()).sort()).toEqual(['amount_due', 'amount_received', 'confirmations', 'confirmations_required', 'currency', 'expires_at', 'redirect_url', 'status']);
+  expect(Object.keys(await status.json()).sort()).toEqual([
+    'amount_due',
+    'amount_received',
+    'confirmations',
+    'confirmations_required',
+    'currency',
+    'expires_at',
+    'redirect_url',
+    'status',
+  ]);
 });

@@ -15,7 +15,11 @@ function units(value: string): bigint {
   const { units: u, scale } = parseDecimal(value);
   return u * 10n ** BigInt(18 - scale);
 }
-const sumOf = (values: string[]) => formatUnits(values.reduce((total, value) => total + units(value), 0n), 18);
+const sumOf = (values: string[]) =>
+  formatUnits(
+    values.reduce((total, value) => total + units(value), 0n),
+    18,
+  );
 
 /** The totals the page shows: per currency, invoiced and received, commas removed. */
 async function shownTotals(page: Page): Promise<Record<string, { amount: string; received: string }>> {
@@ -31,13 +35,19 @@ async function shownTotals(page: Page): Promise<Record<string, { amount: string;
 
 type CsvRow = Record<string, string>;
 
-async function download(page: Page): Promise<{ rows: CsvRow[]; response: { status: number; type: string; disposition: string } }> {
+async function download(
+  page: Page,
+): Promise<{ rows: CsvRow[]; response: { status: number; type: string; disposition: string } }> {
   const href = await page.getByTestId('export-csv').getAttribute('href');
   const response = await page.request.get(href!);
   const text = await response.text();
   return {
     rows: parse(text, { columns: true, skip_empty_lines: true }) as CsvRow[],
-    response: { status: response.status(), type: response.headers()['content-type'] ?? '', disposition: response.headers()['content-disposition'] ?? '' },
+    response: {
+      status: response.status(),
+      type: response.headers()['content-type'] ?? '',
+      disposition: response.headers()['content-disposition'] ?? '',
+    },
   };
 }
 
@@ -45,20 +55,28 @@ function csvTotals(rows: CsvRow[]) {
   const totals: Record<string, { amount: string; received: string }> = {};
   for (const currency of new Set(rows.map((row) => row.currency!))) {
     const mine = rows.filter((row) => row.currency === currency);
-    totals[currency] = { amount: sumOf(mine.map((row) => row.amount!)), received: sumOf(mine.map((row) => row.amount_received!)) };
+    totals[currency] = {
+      amount: sumOf(mine.map((row) => row.amount!)),
+      received: sumOf(mine.map((row) => row.amount_received!)),
+    };
   }
   return totals;
 }
 
 async function fits375(page: Page, what: string) {
   await page.setViewportSize(NARROW);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(NARROW.width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(
+    NARROW.width,
+  );
   await expectNoSeriousAxeViolations(page, `${what} at 375 px`);
   await page.setViewportSize(WIDE);
   await expectNoSeriousAxeViolations(page, `${what} at 1280 px`);
 }
 
-test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or not; rows open the detail', async ({ page, browser }) => {
+test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or not; rows open the detail', async ({
+  page,
+  browser,
+}) => {
   // 1,000 creates and ~300 payments over HTTP: minutes on a loaded 2-core machine.
   test.setTimeout(900_000);
   await page.setViewportSize(WIDE);
@@ -68,13 +86,28 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
 
   const bodies = Array.from({ length: 1000 }, (_, i) =>
     i % 4 === 0
-      ? { amount: `0.${String(1000 + i).slice(1)}5`, currency: 'ETH', network: 'ethereum', description: `Order ${i}, "quoted", with a comma` }
-      : { amount: `${(i % 97) + 1}.${String(i % 100).padStart(2, '0')}`, currency: 'USDT', network: i % 2 ? 'tron' : 'polygon', order_id: `ord-${i}`, metadata: { line: String(i) } },
+      ? {
+          amount: `0.${String(1000 + i).slice(1)}5`,
+          currency: 'ETH',
+          network: 'ethereum',
+          description: `Order ${i}, "quoted", with a comma`,
+        }
+      : {
+          amount: `${(i % 97) + 1}.${String(i % 100).padStart(2, '0')}`,
+          currency: 'USDT',
+          network: i % 2 ? 'tron' : 'polygon',
+          order_id: `ord-${i}`,
+          metadata: { line: String(i) },
+        },
   );
   const ids: string[] = [];
   const CONCURRENCY = 24;
   for (let start = 0; start < bodies.length; start += CONCURRENCY) {
-    const created = await Promise.all(bodies.slice(start, start + CONCURRENCY).map((body) => api(page.request, 'POST', '/v1/invoices', key.secret, body)));
+    const created = await Promise.all(
+      bodies
+        .slice(start, start + CONCURRENCY)
+        .map((body) => api(page.request, 'POST', '/v1/invoices', key.secret, body)),
+    );
     for (const result of created) {
       expect(result.status, JSON.stringify(result.json)).toBe(201);
       ids.push(result.json.id as string);
@@ -88,7 +121,9 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
     [toCancel, (id: string) => `/v1/invoices/${id}/cancel`],
   ] as const) {
     for (let start = 0; start < list.length; start += CONCURRENCY) {
-      const results = await Promise.all(list.slice(start, start + CONCURRENCY).map((id) => api(page.request, 'POST', path(id), key.secret, {})));
+      const results = await Promise.all(
+        list.slice(start, start + CONCURRENCY).map((id) => api(page.request, 'POST', path(id), key.secret, {})),
+      );
       for (const result of results) expect(result.status, JSON.stringify(result.json)).toBe(200);
     }
   }
@@ -109,7 +144,13 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
   expect(quoted.description).toBe('Order 4, "quoted", with a comma');
   const sample = await api(page.request, 'GET', `/v1/invoices/${ids[5]}`, key.secret);
   const sampleRow = all.rows.find((row) => row.id === ids[5])!;
-  expect(sampleRow).toMatchObject({ status: sample.json.status, currency: sample.json.currency, network: sample.json.network, paid_at: sample.json.paid_at, tx_hash: (sample.json.payment as { tx_hash: string }).tx_hash });
+  expect(sampleRow).toMatchObject({
+    status: sample.json.status,
+    currency: sample.json.currency,
+    network: sample.json.network,
+    paid_at: sample.json.paid_at,
+    tx_hash: (sample.json.payment as { tx_hash: string }).tx_hash,
+  });
   expect(units(sampleRow.amount_received!)).toBe(units(sample.json.amount_received as string));
 
   // Filtered through the one bar: paid USDT between 10 and 50; the address keeps the filters, the export too.
@@ -152,14 +193,23 @@ test('1,000 invoices: the CSV parses and sums to the totals shown, filtered or n
   await stranger.close();
 });
 
-test('invoice detail: currency formatting, timeline, tx hash copy; no simulate once paid', async ({ page, context }) => {
+test('invoice detail: currency formatting, timeline, tx hash copy; no simulate once paid', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.setViewportSize(WIDE);
   await signUp(page, uniqueEmail('detail'), 'Detail shop');
   await switchPlan(page, 'Developer');
   const key = await createKey(page, { label: 'Detail key', scopes: ['invoices:read', 'invoices:write'] });
-  const created = await api(page.request, 'POST', '/v1/invoices', key.secret, { amount: '12.50', currency: 'USDT', network: 'tron', order_id: 'order-77', description: 'Annual plan' });
+  const created = await api(page.request, 'POST', '/v1/invoices', key.secret, {
+    amount: '12.50',
+    currency: 'USDT',
+    network: 'tron',
+    order_id: 'order-77',
+    description: 'Annual plan',
+  });
   const id = created.json.id as string;
   await page.goto(`/invoices/${id}`);
   await expect(page.locator('[data-field="Amount"]')).toHaveText('12.50 USDT');
@@ -176,10 +226,16 @@ test('invoice detail: currency formatting, timeline, tx hash copy; no simulate o
   // A simulated payment never reached a chain: no explorer link, but the hash copies.
   await expect(page.locator('[data-field="Payment"]')).toContainText(txHash);
   await expect(page.locator('[data-field="Payment"]').getByTestId('tx-link')).toHaveCount(0);
-  await page.locator('[data-field="Payment"]').getByRole('button', { name: /^Copy transaction hash/ }).click();
+  await page
+    .locator('[data-field="Payment"]')
+    .getByRole('button', { name: /^Copy transaction hash/ })
+    .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(txHash);
   // Events in time order: created, then paid.
-  const types = await page.getByTestId('invoice-timeline').locator('li[data-type]').evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+  const types = await page
+    .getByTestId('invoice-timeline')
+    .locator('li[data-type]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
   expect(types).toEqual(['invoice.created', 'invoice.paid']);
   await fits375(page, 'invoice detail (paid test invoice)');
 });

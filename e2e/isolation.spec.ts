@@ -44,7 +44,9 @@ test("flow 4: a second user cannot see or touch the first user's keys or invoice
   const bobKey = await createKey(bob, { label: 'Bob key' });
   const bobRow = keyRow(bob, bobKey.label);
   await bobRow.getByRole('button', { name: `Revoke key ${bobKey.label}` }).click();
-  await bobRow.locator('input[name="keyId"]').evaluate((input, id) => ((input as HTMLInputElement).value = String(id)), aliceKeyId);
+  await bobRow
+    .locator('input[name="keyId"]')
+    .evaluate((input, id) => ((input as HTMLInputElement).value = String(id)), aliceKeyId);
   await bob.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(alerts(bob)).toContainText(`API key ${aliceKeyId} not found`);
   await expect(bobRow).toContainText('active');
@@ -61,14 +63,18 @@ test("flow 4: a second user cannot see or touch the first user's keys or invoice
     if (button === 'Cancel invoice') await bob.getByRole('button', { name: button }).click();
     const scope = button === 'Cancel invoice' ? bob.getByRole('dialog') : bob.locator('main');
     const form = scope.locator('form').filter({ has: bob.getByRole('button', { name: button }) });
-    await form.locator('input[name="invoiceId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id), aliceInvoiceId);
+    await form
+      .locator('input[name="invoiceId"]')
+      .evaluate((input, id) => ((input as HTMLInputElement).value = id), aliceInvoiceId);
     await form.getByRole('button', { name: button }).click();
     await expect(alerts(bob)).toContainText('No invoice with this id exists in this workspace and environment');
   }
   const aliceStill = await api(request, 'GET', `/v1/invoices/${aliceInvoiceId}`, aliceKey.secret);
   expect(aliceStill.json.status).toBe('pending');
   // B's own invoice was not touched either.
-  expect((await api(request, 'GET', `/v1/invoices/${String(bobInvoice.json.id)}`, bobKey.secret)).json.status).toBe('pending');
+  expect((await api(request, 'GET', `/v1/invoices/${String(bobInvoice.json.id)}`, bobKey.secret)).json.status).toBe(
+    'pending',
+  );
 
   // And A still sees their own key active and invoice pending in the portal.
   await page.goto('/keys');

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { api, createKey, keyRow, signUp, switchPlan, uniqueEmail } from './helpers';
 
-test('roll a key with a grace period: both secrets work, then only the new one; the request log shows the calls', async ({ page, request }) => {
+test('roll a key with a grace period: both secrets work, then only the new one; the request log shows the calls', async ({
+  page,
+  request,
+}) => {
   await signUp(page, uniqueEmail('roll'));
   await switchPlan(page, 'Developer');
   const key = await createKey(page, { label: 'Rolled e2e key' });

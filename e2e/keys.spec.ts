@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { api, createKey, keyRow, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
 
-test('flow 1: sign up → Trial notice → Developer → read-only test key shown once → scope 403 → revoke → 401', async ({ page, request }) => {
+test('flow 1: sign up → Trial notice → Developer → read-only test key shown once → scope 403 → revoke → 401', async ({
+  page,
+  request,
+}) => {
   await signUp(page, uniqueEmail('flow1'));
 
   // A new workspace starts on Trial: the overview says there is no API access and links to Billing.
@@ -15,7 +18,9 @@ test('flow 1: sign up → Trial notice → Developer → read-only test key show
   await expect(page.getByText('has no API access')).toHaveCount(0);
 
   // The response that carries the secret (the server action's) is not cacheable.
-  const actionResponse = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/keys');
+  const actionResponse = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/keys',
+  );
   const key = await createKey(page, {
     label: 'Read-only e2e key',
     scopes: ['invoices:read'],
@@ -34,7 +39,12 @@ test('flow 1: sign up → Trial notice → Developer → read-only test key show
 
   const me = await api(request, 'GET', '/v1/me', key.secret);
   expect(me.status).toBe(200);
-  expect(me.json.key).toMatchObject({ label: key.label, prefix: key.secret.slice(0, 13), environment: 'test', scopes: ['invoices:read'] });
+  expect(me.json.key).toMatchObject({
+    label: key.label,
+    prefix: key.secret.slice(0, 13),
+    environment: 'test',
+    scopes: ['invoices:read'],
+  });
 
   const write = await api(request, 'POST', '/v1/invoices', key.secret, TEST_INVOICE);
   expect(write.status).toBe(403);
@@ -43,7 +53,10 @@ test('flow 1: sign up → Trial notice → Developer → read-only test key show
   // Revoke, with a confirmation step.
   await page.reload();
   await row.getByRole('button', { name: `Revoke key ${key.label}` }).click();
-  await page.getByRole('dialog', { name: `Revoke “${key.label}”?` }).getByRole('button', { name: 'Revoke key' }).click();
+  await page
+    .getByRole('dialog', { name: `Revoke “${key.label}”?` })
+    .getByRole('button', { name: 'Revoke key' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: `Key “${key.label}” revoked` })).toBeVisible();
   await expect(row).toContainText('revoked');
   await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
@@ -81,7 +94,13 @@ test('flow 2: key without scopes has both; API-created test invoice shows in tes
   const created = await api(request, 'POST', '/v1/invoices', key.secret, TEST_INVOICE);
   expect(created.status).toBe(201);
   const invoiceId = String(created.json.id);
-  expect(created.json).toMatchObject({ environment: 'test', status: 'pending', amount: '10', currency: 'USDT', network: 'tron' });
+  expect(created.json).toMatchObject({
+    environment: 'test',
+    status: 'pending',
+    amount: '10',
+    currency: 'USDT',
+    network: 'tron',
+  });
 
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Invoices' }).click();
   await expect(page.getByRole('link', { name: invoiceId })).toBeVisible();

@@ -30,7 +30,10 @@ let receiver: Receiver;
 test.beforeEach(async () => {
   const dir = process.env.E2E_TLS_DIR ?? '';
   receiver = await startReceiver(() => ({ status: 204 }), {
-    tls: { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') },
+    tls: {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    },
   });
 });
 test.afterEach(async () => {
@@ -75,14 +78,28 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
 
   // A live invoice through the API with the live key: paid to the wallet, with a unique pay_amount.
-  const created = await api(request, 'POST', '/v1/invoices', key.secret, { amount: '25', currency: 'USDT', network: 'ethereum', order_id: 'live-e2e-1' });
+  const created = await api(request, 'POST', '/v1/invoices', key.secret, {
+    amount: '25',
+    currency: 'USDT',
+    network: 'ethereum',
+    order_id: 'live-e2e-1',
+  });
   expect(created.status).toBe(201);
-  const invoice = created.json as { id: string; environment: string; pay_address: string; pay_amount: string; payment_uri: string; hosted_url: string };
+  const invoice = created.json as {
+    id: string;
+    environment: string;
+    pay_address: string;
+    pay_amount: string;
+    payment_uri: string;
+    hosted_url: string;
+  };
   expect(invoice).toMatchObject({ environment: 'live', pay_address: wallet });
   // amount + a suffix of at most 0.009999 (docs/settlement.md), unique among this wallet's open USDT invoices.
   expect(Number(invoice.pay_amount)).toBeGreaterThanOrEqual(25);
   expect(Number(invoice.pay_amount)).toBeLessThan(25.01);
-  expect(invoice.payment_uri).toMatch(new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@31337/transfer\\?address=${wallet}&uint256=\\d+$`));
+  expect(invoice.payment_uri).toMatch(
+    new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@31337/transfer\\?address=${wallet}&uint256=\\d+$`),
+  );
 
   // The payer's page, open before the payment: it follows the invoice by itself.
   const payer = await (await browser.newContext()).newPage();
@@ -90,7 +107,11 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   await expect(payer.getByTestId('status')).toContainText('Awaiting payment');
 
   // Paid with the README's command, from the chain's funded development account.
-  const paid = await run(process.execPath, ['--import', 'tsx', 'scripts/chain/cli.ts', 'pay', invoice.payment_uri, '--rpc', rpcUrl], { cwd: ROOT });
+  const paid = await run(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/chain/cli.ts', 'pay', invoice.payment_uri, '--rpc', rpcUrl],
+    { cwd: ROOT },
+  );
   const txHash = /paid: tx (0x[0-9a-f]{64}) in block \d+ \(success\)/.exec(paid.stdout)?.[1];
   expect(txHash, paid.stdout).toBeDefined();
 
@@ -98,7 +119,9 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   await waitForStatus(page, invoice.id, 'processing');
   const paymentRow = page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txHash! });
   await expect(paymentRow).toContainText('pending');
-  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d of 3 confirmations/, { timeout: 15_000 });
+  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d of 3 confirmations/, {
+    timeout: 15_000,
+  });
 
   // Two more blocks → 3 confirmations → the receipt is re-read → paid.
   await createTestClient({ mode: 'hardhat', transport: http(rpcUrl) }).mine({ blocks: 2 });
@@ -117,12 +140,16 @@ test('live payment: wallet + live key + live https endpoint → API invoice → 
   // The live endpoint received invoice.created, invoice.processing and invoice.paid, each verified with the
   // standardwebhooks package (not ordered: delivery is at least once, in any order).
   const delivered = await receiver.waitFor(3);
-  const events = delivered.map((request) => new Webhook(secret).verify(request.body, request.headers) as DeliveredEvent);
+  const events = delivered.map(
+    (request) => new Webhook(secret).verify(request.body, request.headers) as DeliveredEvent,
+  );
   expect(events.map((event) => event.type).sort()).toEqual(['invoice.created', 'invoice.paid', 'invoice.processing']);
   const paidEvent = events.find((event) => event.type === 'invoice.paid');
   expect(paidEvent).toMatchObject({
     environment: 'live',
-    data: { object: { id: invoice.id, status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: txHash } } },
+    data: {
+      object: { id: invoice.id, status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: txHash } },
+    },
   });
   expect(delivered.find((request) => request.headers['webhook-id'] === paidEvent?.id)).toBeDefined();
 });

@@ -25,9 +25,15 @@ const units = (value: string) => {
   const { units: u, scale } = parseDecimal(value);
   return u * 10n ** BigInt(18 - scale);
 };
-const sum = (values: string[]) => formatUnits(values.reduce((total, value) => total + units(value), 0n), 18);
+const sum = (values: string[]) =>
+  formatUnits(
+    values.reduce((total, value) => total + units(value), 0n),
+    18,
+  );
 
-test('Overview: volume per currency, fiat volume, counts by status, chart, latest invoices equal the API', async ({ page }) => {
+test('Overview: volume per currency, fiat volume, counts by status, chart, latest invoices equal the API', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize(WIDE);
   await signUp(page, uniqueEmail('overview'), 'Overview shop');
@@ -54,8 +60,12 @@ test('Overview: volume per currency, fiat volume, counts by status, chart, lates
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const id = created.json.id as string;
     ids.push(id);
-    if (step.then === 'pay') expect((await api(page.request, 'POST', `/v1/test/invoices/${id}/simulate-payment`, key.secret, {})).status).toBe(200);
-    if (step.then === 'cancel') expect((await api(page.request, 'POST', `/v1/invoices/${id}/cancel`, key.secret, {})).status).toBe(200);
+    if (step.then === 'pay')
+      expect((await api(page.request, 'POST', `/v1/test/invoices/${id}/simulate-payment`, key.secret, {})).status).toBe(
+        200,
+      );
+    if (step.then === 'cancel')
+      expect((await api(page.request, 'POST', `/v1/invoices/${id}/cancel`, key.secret, {})).status).toBe(200);
   }
 
   // What the API says.
@@ -73,7 +83,9 @@ test('Overview: volume per currency, fiat volume, counts by status, chart, lates
   for (const currency of new Set(paid.map((invoice) => invoice.currency))) {
     const mine = paid.filter((invoice) => invoice.currency === currency);
     const expected = formatMoney(sum(mine.map((invoice) => invoice.amount_received)), currency);
-    await expect(volume.locator(`[data-currency="${currency}"] [data-field="received"]`), currency).toHaveText(expected);
+    await expect(volume.locator(`[data-currency="${currency}"] [data-field="received"]`), currency).toHaveText(
+      expected,
+    );
   }
   // Spelled out once, so a formatting slip cannot hide behind the shared formatter.
   await expect(volume.locator('[data-currency="USDT"] [data-field="received"]')).toHaveText('1,012.75 USDT');
@@ -82,15 +94,26 @@ test('Overview: volume per currency, fiat volume, counts by status, chart, lates
   // Priced in USD: the prices of the paid ones, as the API reports them.
   const fiat = paid.filter((invoice) => invoice.price_currency === 'USD');
   expect(sum(fiat.map((invoice) => invoice.price_amount!))).toBe('69.5');
-  await expect(page.getByTestId('volume-fiat').locator('[data-currency="USD"] [data-field="amount"]')).toHaveText('$69.50');
+  await expect(page.getByTestId('volume-fiat').locator('[data-currency="USD"] [data-field="amount"]')).toHaveText(
+    '$69.50',
+  );
 
   // Counts by status (this month's invoices), as the API reports each status.
   for (const status of ['pending', 'processing', 'paid', 'cancelled', 'expired']) {
-    const expected = invoices.filter((invoice) => invoice.status === status && new Date(invoice.created_at) >= monthStart).length;
-    await expect(page.getByTestId('status-counts').locator(`[data-status="${status}"] dd`), status).toHaveText(String(expected));
+    const expected = invoices.filter(
+      (invoice) => invoice.status === status && new Date(invoice.created_at) >= monthStart,
+    ).length;
+    await expect(page.getByTestId('status-counts').locator(`[data-status="${status}"] dd`), status).toHaveText(
+      String(expected),
+    );
   }
   // The chart: the month's paid invoices per day; the text alternative carries the total.
-  await expect(page.getByTestId('payments-chart')).toHaveAttribute('aria-label', new RegExp(`^Paid invoices per day this month: ${paid.length} in total, most on \\d{4}-\\d{2}-\\d{2} \\(${paid.length}\\)\\.$`));
+  await expect(page.getByTestId('payments-chart')).toHaveAttribute(
+    'aria-label',
+    new RegExp(
+      `^Paid invoices per day this month: ${paid.length} in total, most on \\d{4}-\\d{2}-\\d{2} \\(${paid.length}\\)\\.$`,
+    ),
+  );
   // Latest invoices, newest first, and a row opens its invoice.
   const latest = page.getByTestId('latest-invoices').locator('tbody tr');
   await expect(latest).toHaveCount(5);

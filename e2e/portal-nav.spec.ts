@@ -34,7 +34,10 @@ function portalNav(page: Page) {
   return page.getByRole('navigation', { name: 'Portal' });
 }
 
-test('every portal page fits 375 px with the menu closed; the menu opens, fits and is axe-clean; screenshots', async ({ browser, request }) => {
+test('every portal page fits 375 px with the menu closed; the menu opens, fits and is axe-clean; screenshots', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const context = await browser.newContext({ viewport: NARROW, timezoneId: 'America/New_York' });
   const page = await context.newPage();
@@ -76,7 +79,14 @@ test('every portal page fits 375 px with the menu closed; the menu opens, fits a
   // What the audit log and the request detail call a key is what the keys table shows: label and prefix.
   await page.setViewportSize(WIDE);
   await page.goto('/keys');
-  const prefix = (await page.getByTestId('keys-table').getByRole('row').filter({ hasText: 'Checkout server' }).locator('.font-mono').innerText()).replace('…', '');
+  const prefix = (
+    await page
+      .getByTestId('keys-table')
+      .getByRole('row')
+      .filter({ hasText: 'Checkout server' })
+      .locator('.font-mono')
+      .innerText()
+  ).replace('…', '');
   await page.goto('/audit');
   const created = page.getByTestId('audit-log').locator('tr[data-action="key.created"]');
   await expect(created).toContainText(`API key “Checkout server” (${prefix}…)`);
@@ -87,7 +97,9 @@ test('every portal page fits 375 px with the menu closed; the menu opens, fits a
   await context.close();
 });
 
-test('keyboard only: the menu opens with Enter, Escape closes it and gives focus back, a link closes it', async ({ browser }) => {
+test('keyboard only: the menu opens with Enter, Escape closes it and gives focus back, a link closes it', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: NARROW });
   const page = await context.newPage();
   await signUp(page, uniqueEmail('menu-keys'));
@@ -122,7 +134,22 @@ test('keyboard only: the menu opens with Enter, Escape closes it and gives focus
     await page.keyboard.press('Tab');
     reached.push(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim() ?? ''));
   }
-  expect(reached).toEqual(['Overview', 'API keys', 'Usage', 'Request log', 'Invoices', 'Wallets', 'Webhooks', 'Billing', 'Docs', 'Account', 'Audit log', 'Members', 'New workspace', 'Sign out']);
+  expect(reached).toEqual([
+    'Overview',
+    'API keys',
+    'Usage',
+    'Request log',
+    'Invoices',
+    'Wallets',
+    'Webhooks',
+    'Billing',
+    'Docs',
+    'Account',
+    'Audit log',
+    'Members',
+    'New workspace',
+    'Sign out',
+  ]);
 
   // Following a link with Enter: the page changes and the menu is closed there.
   await page.keyboard.press('Shift+Tab');
@@ -147,21 +174,29 @@ test('keyboard only: the menu opens with Enter, Escape closes it and gives focus
   expect(await sidewaysOverflow(page), 'menu with the workspace switcher').toBeLessThanOrEqual(0);
   await expectNoSeriousAxeViolations(page, 'menu with the workspace switcher at 375 px');
   await page.screenshot({ path: 'e2e/screenshots/nav-switcher-375-open.png' });
-  const first = (await switcher.getByLabel('Workspace').locator('option').allInnerTexts()).find((label) => !label.startsWith('Phone side project'));
+  const first = (await switcher.getByLabel('Workspace').locator('option').allInnerTexts()).find(
+    (label) => !label.startsWith('Phone side project'),
+  );
   await switcher.getByLabel('Workspace').selectOption({ label: first! });
   await switcher.getByRole('button', { name: 'Switch' }).click();
   await expect(page.getByTestId('workspace-name')).not.toHaveText('Phone side project');
   await context.close();
 });
 
-test('one date format: the browser keeps its time zone in a cookie, and the server renders dates in it', async ({ browser }) => {
+test('one date format: the browser keeps its time zone in a cookie, and the server renders dates in it', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: WIDE, timezoneId: 'Asia/Kolkata' });
   const page = await context.newPage();
   await signUp(page, uniqueEmail('dates'));
   // The first portal page stored the zone; from now on the server's HTML already has the local time.
-  await expect.poll(async () => (await context.cookies()).find((cookie) => cookie.name === 'tz')?.value).toMatch(/^Asia\/(Kolkata|Calcutta)$/); // Chromium reports the older name
+  await expect
+    .poll(async () => (await context.cookies()).find((cookie) => cookie.name === 'tz')?.value)
+    .toMatch(/^Asia\/(Kolkata|Calcutta)$/); // Chromium reports the older name
   const html = await (await page.request.get('/audit')).text();
-  const served = [...html.matchAll(/<time dateTime="([^"]+)" title="([^"]+)"[^>]*>(.*?)<\/time>/gi)].map(([, iso, title, inner]) => [iso, title, textOf(inner!)]);
+  const served = [...html.matchAll(/<time dateTime="([^"]+)" title="([^"]+)"[^>]*>(.*?)<\/time>/gi)].map(
+    ([, iso, title, inner]) => [iso, title, textOf(inner!)],
+  );
   expect(served.length).toBeGreaterThan(0);
   for (const [iso, title, text] of served) {
     expect(text).toMatch(DATE);

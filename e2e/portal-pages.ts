@@ -11,7 +11,11 @@ export interface PortalFixture {
   pages: Array<[path: string, name: string]>;
 }
 
-export async function portalWithData(page: Page, request: APIRequestContext, receiverUrl: string): Promise<PortalFixture> {
+export async function portalWithData(
+  page: Page,
+  request: APIRequestContext,
+  receiverUrl: string,
+): Promise<PortalFixture> {
   await signUp(page, uniqueEmail('pages'), 'Phone walk');
   await switchPlan(page, 'Developer');
   const key = await createKey(page, { label: 'Checkout server' });

@@ -25,7 +25,9 @@ test.afterEach(async () => {
 test('screenshots: reference, webhooks, payer pages', async ({ page, request }) => {
   test.setTimeout(180_000);
   // Every other request fails: the log then shows deliveries waiting for a retry beside delivered ones.
-  receiver = await startReceiver((_request, index) => (index % 2 === 0 ? { status: 500, body: 'temporarily down' } : { status: 200, body: 'ok' }));
+  receiver = await startReceiver((_request, index) =>
+    index % 2 === 0 ? { status: 500, body: 'temporarily down' } : { status: 200, body: 'ok' },
+  );
   await signUp(page, uniqueEmail('shots'));
   await switchPlan(page, 'Developer');
   const key = await createKey(page, { label: 'Screenshot key' });
@@ -38,7 +40,8 @@ test('screenshots: reference, webhooks, payer pages', async ({ page, request }) 
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
     await page.screenshot({ path: `e2e/screenshots/portal/${TAG}/docs-screen-${width}.png` });
     const create = page.locator('#createInvoice, section:has(> h3:text("Create an invoice"))').first();
-    if (await create.count()) await create.screenshot({ path: `e2e/screenshots/portal/${TAG}/docs-create-invoice-${width}.png` });
+    if (await create.count())
+      await create.screenshot({ path: `e2e/screenshots/portal/${TAG}/docs-create-invoice-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/docs/versioning');
@@ -67,7 +70,9 @@ test('screenshots: reference, webhooks, payer pages', async ({ page, request }) 
     description: 'Pro plan, 1 month',
     order_id: 'order-1043',
   });
-  expect((await api(request, 'POST', `/v1/test/invoices/${String(paid.json.id)}/simulate-payment`, key.secret)).status).toBe(200);
+  expect(
+    (await api(request, 'POST', `/v1/test/invoices/${String(paid.json.id)}/simulate-payment`, key.secret)).status,
+  ).toBe(200);
   await receiver.waitFor(3, 30_000);
 
   // Once the attempts are recorded (the worker records them after the receiver answered).
@@ -76,7 +81,10 @@ test('screenshots: reference, webhooks, payer pages', async ({ page, request }) 
     await expect(page.getByText('Last attempt: none yet')).toHaveCount(0, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await shots(page, 'webhooks-list');
-  await page.getByRole('link', { name: /Manage/ }).first().click();
+  await page
+    .getByRole('link', { name: /Manage/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'Webhook endpoint', level: 1 })).toBeVisible();
   await shots(page, 'webhook-detail');
 

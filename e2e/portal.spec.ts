@@ -1,7 +1,19 @@
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_PAY_ADDRESSES } from '../lib/wallets/address';
 import { expectNoSeriousAxeViolations } from './axe';
-import { api, confirmIdentity, createKey, freshEvmAddress, freshTronAddress, keyRow, PASSWORD, signUp, switchPlan, TEST_INVOICE, uniqueEmail } from './helpers';
+import {
+  api,
+  confirmIdentity,
+  createKey,
+  freshEvmAddress,
+  freshTronAddress,
+  keyRow,
+  PASSWORD,
+  signUp,
+  switchPlan,
+  TEST_INVOICE,
+  uniqueEmail,
+} from './helpers';
 
 // Issues 14 and 21: the portal at 375 px, dialogs, forms that keep input, invoices for daily work.
 
@@ -43,11 +55,18 @@ async function checkDialog(page: Page, name: string) {
   await page.screenshot({ path: `e2e/screenshots/${name}-375.png` });
 }
 
-test('every page and dialog, signed out and in, fits 375 px and has no serious axe violation', async ({ browser, request }) => {
+test('every page and dialog, signed out and in, fits 375 px and has no serious axe violation', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const context = await browser.newContext({ viewport: NARROW });
   const page = await context.newPage();
-  for (const [path, name] of [['/signin', 'signin'], ['/signup', 'signup'], ['/docs', 'docs-signed-out']] as const) {
+  for (const [path, name] of [
+    ['/signin', 'signin'],
+    ['/signup', 'signup'],
+    ['/docs', 'docs-signed-out'],
+  ] as const) {
     await page.goto(path);
     await checkPage(page, name);
   }
@@ -91,7 +110,10 @@ test('every page and dialog, signed out and in, fits 375 px and has no serious a
   await page.getByLabel('Ethereum address').fill(VALID_ETH);
   await page.getByRole('button', { name: 'Save Ethereum' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Ethereum wallet saved.' })).toBeVisible();
-  const live = await api(request, 'POST', '/v1/invoices', liveSecret, { ...LIVE_INVOICE, order_id: 'a-very-long-order-reference-that-must-wrap-0123456789' });
+  const live = await api(request, 'POST', '/v1/invoices', liveSecret, {
+    ...LIVE_INVOICE,
+    order_id: 'a-very-long-order-reference-that-must-wrap-0123456789',
+  });
   expect(live.status).toBe(201);
   expect((await api(request, 'POST', '/v1/invoices', testKey.secret, TEST_INVOICE)).status).toBe(201);
   await page.goto('/invoices?env=live');
@@ -124,7 +146,10 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   const page = await context.newPage();
   await signUp(page, uniqueEmail('keyboard'));
   await page.goto('/keys');
-  const focused = () => page.evaluate(() => `${document.activeElement?.id ?? ''} ${document.activeElement?.getAttribute('aria-label') ?? ''}`);
+  const focused = () =>
+    page.evaluate(
+      () => `${document.activeElement?.id ?? ''} ${document.activeElement?.getAttribute('aria-label') ?? ''}`,
+    );
   // From the skip link onwards, Tab until the label field (no mouse).
   await page.keyboard.press('Tab');
   for (let i = 0; i < 30 && !(await focused()).startsWith('key-label '); i++) await page.keyboard.press('Tab');
@@ -134,7 +159,12 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   await page.keyboard.press('Tab'); // first scope
   await page.keyboard.press('Space');
   // On to the Create key button (past the other scope, the expiry and the IP allowlist fields).
-  for (let i = 0; i < 6 && !(await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Create key')); i++) await page.keyboard.press('Tab');
+  for (
+    let i = 0;
+    i < 6 && !(await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Create key'));
+    i++
+  )
+    await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
 
   // A live key: the step-up dialog opens with the password field focused; type it and press Enter.
@@ -167,7 +197,8 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   await expect(keyRow(page, 'Keyboard key')).toContainText('Live');
 
   // Revoke: Escape closes the confirmation and focus returns to the button that opened it.
-  for (let i = 0; i < 40 && !(await focused()).includes('Revoke key Keyboard key'); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 40 && !(await focused()).includes('Revoke key Keyboard key'); i++)
+    await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('dialog', { name: 'Revoke “Keyboard key”?' });
   await expect(confirm).toBeVisible();
@@ -184,7 +215,10 @@ test('keyboard only: create a key, copy, dismiss, revoke with confirmation', asy
   await context.close();
 });
 
-test('invoices: cancel a live invoice (API says cancelled), search by order_id, previous page returns the first', async ({ page, request }) => {
+test('invoices: cancel a live invoice (API says cancelled), search by order_id, previous page returns the first', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await signUp(page, uniqueEmail('invoices'));
   await switchPlan(page, 'Developer');
@@ -200,7 +234,10 @@ test('invoices: cancel a live invoice (API says cancelled), search by order_id, 
   const id = String(created.json.id);
   await page.goto(`/invoices/${id}`);
   await page.getByRole('button', { name: 'Cancel invoice' }).click();
-  await page.getByRole('dialog', { name: 'Cancel this invoice?' }).getByRole('button', { name: 'Cancel invoice' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cancel this invoice?' })
+    .getByRole('button', { name: 'Cancel invoice' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: `Invoice ${id} is cancelled.` })).toBeVisible();
   await expect(page.locator('[data-field="Status"]')).toHaveText('cancelled');
   expect((await api(request, 'GET', `/v1/invoices/${id}`, live.secret)).json.status).toBe('cancelled');
@@ -214,7 +251,8 @@ test('invoices: cancel a live invoice (API says cancelled), search by order_id, 
   await expect(page.getByTestId('invoices-table').getByRole('link', { name: id })).toBeVisible();
 
   // 21 test invoices: two pages of 20; Next then Previous shows the first page again.
-  for (let i = 0; i < 21; i++) expect((await api(request, 'POST', '/v1/invoices', test1.secret, TEST_INVOICE)).status).toBe(201);
+  for (let i = 0; i < 21; i++)
+    expect((await api(request, 'POST', '/v1/invoices', test1.secret, TEST_INVOICE)).status).toBe(201);
   await page.goto('/invoices?env=test');
   const firstPage = await page.getByTestId('invoices-table').getByRole('link').allTextContents();
   expect(firstPage).toHaveLength(20);
@@ -225,7 +263,9 @@ test('invoices: cancel a live invoice (API says cancelled), search by order_id, 
   await expect(page.getByRole('link', { name: 'Previous page' })).toHaveCount(0);
 });
 
-test('a create-key error keeps Live and the chosen scopes; the corrected submit creates exactly that key', async ({ page }) => {
+test('a create-key error keeps Live and the chosen scopes; the corrected submit creates exactly that key', async ({
+  page,
+}) => {
   await signUp(page, uniqueEmail('keep-key'));
   await page.goto('/keys');
   await page.getByLabel('Label').fill('   ');
@@ -270,7 +310,9 @@ test('the wallet form keeps a mistyped address; removing a wallet asks first', a
   await expect(page.getByLabel('Ethereum address')).toHaveValue('');
 });
 
-test('a plan without API access (Trial, like Merchant) creates invoices in the portal; a test invoice with a wallet set shows the test address and the notice', async ({ page }) => {
+test('a plan without API access (Trial, like Merchant) creates invoices in the portal; a test invoice with a wallet set shows the test address and the notice', async ({
+  page,
+}) => {
   // Merchant is set by the operator (SELF_SERVE_PLANS); Trial has the same "no API access" rule for this flow.
   await signUp(page, uniqueEmail('merchant'));
   await page.goto('/wallets');
@@ -323,7 +365,9 @@ test('the 404 page keeps the portal navigation; the Docs link opens the API refe
   await expect(page.locator('#createInvoice')).toContainText('/v1/invoices');
 });
 
-test('after a conflict the page refreshes: a stale "active" key revoked elsewhere shows the error and then "revoked"', async ({ browser }) => {
+test('after a conflict the page refreshes: a stale "active" key revoked elsewhere shows the error and then "revoked"', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: WIDE });
   const page = await context.newPage();
   await signUp(page, uniqueEmail('stale'));
@@ -331,12 +375,16 @@ test('after a conflict the page refreshes: a stale "active" key revoked elsewher
   const other = await context.newPage();
   await other.goto('/keys');
   await expect(keyRow(other, key.label)).toContainText('active');
-  await keyRow(page, key.label).getByRole('button', { name: `Revoke key ${key.label}` }).click();
+  await keyRow(page, key.label)
+    .getByRole('button', { name: `Revoke key ${key.label}` })
+    .click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(keyRow(page, key.label)).toContainText('revoked');
 
   // The second tab still shows it active; its revoke fails with a conflict, which it says, and the row refreshes.
-  await keyRow(other, key.label).getByRole('button', { name: `Revoke key ${key.label}` }).click();
+  await keyRow(other, key.label)
+    .getByRole('button', { name: `Revoke key ${key.label}` })
+    .click();
   await other.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(other.getByRole('alert').filter({ hasText: 'is already revoked' })).toBeVisible();
   await expect(keyRow(other, key.label)).toContainText('revoked');

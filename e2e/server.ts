@@ -24,7 +24,8 @@ const log = (message: string) => console.error(`[e2e server] ${message}`);
 const port = Number(process.env.E2E_PORT);
 if (!Number.isInteger(port) || port <= 0) throw new Error('E2E_PORT is not set (playwright.config.ts sets it)');
 const chainPort = Number(process.env.E2E_CHAIN_PORT);
-if (!Number.isInteger(chainPort) || chainPort <= 0) throw new Error('E2E_CHAIN_PORT is not set (playwright.config.ts sets it)');
+if (!Number.isInteger(chainPort) || chainPort <= 0)
+  throw new Error('E2E_CHAIN_PORT is not set (playwright.config.ts sets it)');
 const tlsDir = process.env.E2E_TLS_DIR ?? '';
 if (tlsDir === '') throw new Error('E2E_TLS_DIR is not set (playwright.config.ts sets it)');
 
@@ -93,12 +94,18 @@ async function main() {
     databaseUrl = await freshDatabaseOn(process.env.TEST_DATABASE_URL);
   } else {
     tempDir = makeTempDir('invoicing-e2e-');
-    embedded = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'invoicing_e2e', verbose: false });
+    embedded = await ensureEmbeddedDatabase({
+      dataDir: path.join(tempDir, 'postgres'),
+      port: 0,
+      database: 'invoicing_e2e',
+      verbose: false,
+    });
     reapWhenGone(process.pid, path.join(tempDir, 'postgres'), tempDir);
     databaseUrl = embedded.url;
   }
   const host = new URL(databaseUrl).hostname;
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`refusing to run e2e against a non-local database (${host})`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host))
+    throw new Error(`refusing to run e2e against a non-local database (${host})`);
   await migrate(databaseUrl, { quiet: true });
   log('database ready and migrated');
   await ensureBuild({ stdio: 'stderr' });
@@ -107,7 +114,10 @@ async function main() {
   // The same chain behind the TRON JSON-RPC façade is tron (finality: the façade's finalized block, head − 19).
   const tron = await startLocalTron(chain, { port: Number(process.env.E2E_TRON_PORT) || 0 });
   // And a Bitcoin regtest node (bcoin behind its Core-compatible RPC), watched as bitcoin with 2 confirmations.
-  bitcoin = await startBitcoinNode({ port: Number(process.env.E2E_BITCOIN_PORT), credentials: E2E_BITCOIN_CREDENTIALS });
+  bitcoin = await startBitcoinNode({
+    port: Number(process.env.E2E_BITCOIN_PORT),
+    credentials: E2E_BITCOIN_CREDENTIALS,
+  });
   const chainEnv = {
     ...chainSettings(chain, 'ethereum'),
     CONFIRMATIONS_ETHEREUM: '3',
@@ -120,12 +130,20 @@ async function main() {
   const certificate = ensureDevCertificate(tlsDir);
   // Web and worker share the run's own webhook encryption key (nothing under .data/), and both allow the
   // tests' receivers on 127.0.0.1: the web checks the URL when the endpoint is saved, the worker at delivery.
-  const webhookEnv = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const webhookEnv = {
+    WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
   // Its per-job log lines stay out of Playwright's output; they are printed if it dies. It trusts the tests'
   // https receivers' certificate: live endpoints must be https, and the SSRF policy is not relaxed for it.
   worker = await startWorker({
     databaseUrl,
-    env: { ...webhookEnv, ...chainEnv, NODE_EXTRA_CA_CERTS: certificate.certPath, PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...webhookEnv,
+      ...chainEnv,
+      NODE_EXTRA_CA_CERTS: certificate.certPath,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: 'pipe',
   });
   log('worker ready');

@@ -1,7 +1,18 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { expectNoSeriousAxeViolations } from './axe';
-import { alerts, confirmIdentity, createKey, freshEvmAddress, freshTronAddress, keyRow, PASSWORD, signIn, signUp, uniqueEmail } from './helpers';
+import {
+  alerts,
+  confirmIdentity,
+  createKey,
+  freshEvmAddress,
+  freshTronAddress,
+  keyRow,
+  PASSWORD,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 // docs/portal.md: payout wallets and live keys need proof, not just a session (step-up), and optional TOTP
 // two-factor sign-in. The domain-level rules are tested in lib/auth/step-up.test.ts and two-factor.test.ts.
@@ -19,7 +30,9 @@ test.beforeEach(() => {
 });
 
 async function noSidewaysScroll(page: Page, what: string) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(NARROW.width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${what}`).toBeLessThanOrEqual(
+    NARROW.width,
+  );
 }
 
 /** Screenshots at 1280 and 375 px (full page unless a dialog is open), axe and no sideways scroll at 375. */
@@ -52,7 +65,11 @@ function recordActions(page: Page): RecordedAction[] {
 }
 
 function lastWith(recorded: RecordedAction[], needles: string[], without: string[] = []): RecordedAction {
-  const found = recorded.filter((r) => needles.every((needle) => r.body.includes(needle)) && !without.some((other) => r.body.includes(other))).at(-1);
+  const found = recorded
+    .filter(
+      (r) => needles.every((needle) => r.body.includes(needle)) && !without.some((other) => r.body.includes(other)),
+    )
+    .at(-1);
   if (!found) throw new Error(`no recorded server action with ${needles.join(', ')}`);
   return found;
 }
@@ -65,7 +82,9 @@ async function forge(page: Page, action: RecordedAction, replace: Array<[string,
   let body = action.body;
   for (const [from, to] of replace) body = body.replaceAll(from, to);
   const headers = Object.fromEntries(
-    Object.entries(action.headers).filter(([name]) => ['next-action', 'content-type', 'accept', 'next-router-state-tree', 'origin'].includes(name)),
+    Object.entries(action.headers).filter(([name]) =>
+      ['next-action', 'content-type', 'accept', 'next-router-state-tree', 'origin'].includes(name),
+    ),
   );
   const response = await page.request.post(action.url, { headers, data: body });
   expect(response.status()).toBe(200);
@@ -77,7 +96,10 @@ async function auditCount(page: Page, action: string): Promise<number> {
   return page.locator(`tr[data-action="${action}"]`).count();
 }
 
-test('step-up: wallet set/remove and live key create/roll need the password again; forged calls without it change nothing', async ({ browser, page }) => {
+test('step-up: wallet set/remove and live key create/roll need the password again; forged calls without it change nothing', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000);
   const email = uniqueEmail('stepup');
   await signUp(page, email);
@@ -112,7 +134,10 @@ test('step-up: wallet set/remove and live key create/roll need the password agai
   await page.getByRole('button', { name: 'Save Tron' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet saved.' })).toBeVisible();
   await page.getByRole('button', { name: 'Remove Tron wallet' }).click();
-  await page.getByRole('dialog', { name: 'Remove the Tron wallet?' }).getByRole('button', { name: 'Remove wallet' }).click();
+  await page
+    .getByRole('dialog', { name: 'Remove the Tron wallet?' })
+    .getByRole('button', { name: 'Remove wallet' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Tron wallet removed.' })).toBeVisible();
   // The refreshed page re-creates the emptied field: type only once it has.
   await expect(page.getByRole('button', { name: 'Remove Tron wallet' })).toHaveCount(0);
@@ -215,7 +240,9 @@ test('two-factor: enrol (QR and text, confirmed by a code), recovery codes once;
   // Ten recovery codes, shown once in a dialog that Escape does not close.
   const codesDialog = page.getByRole('dialog', { name: /save your recovery codes/ });
   await expect(codesDialog).toBeVisible();
-  const recovery = (await codesDialog.getByTestId('recovery-codes').getByRole('listitem').allTextContents()).map((c) => c.trim());
+  const recovery = (await codesDialog.getByTestId('recovery-codes').getByRole('listitem').allTextContents()).map((c) =>
+    c.trim(),
+  );
   expect(recovery).toHaveLength(10);
   await shoot(page, 'two-factor-recovery-codes', false);
   await page.keyboard.press('Escape');
@@ -262,7 +289,9 @@ test('two-factor: enrol (QR and text, confirmed by a code), recovery codes once;
 
   // The step-up now asks for a code as well as the password, and every place that warns of it says so.
   await page.goto('/wallets');
-  await expect(page.getByText('confirm it is you (your password and a code from your authenticator app (or a recovery code)')).toBeVisible();
+  await expect(
+    page.getByText('confirm it is you (your password and a code from your authenticator app (or a recovery code)'),
+  ).toBeVisible();
   await page.getByLabel('Tron address').fill(TRON);
   await page.getByRole('button', { name: 'Save Tron' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
@@ -275,7 +304,10 @@ test('two-factor: enrol (QR and text, confirmed by a code), recovery codes once;
   await page.goto('/account');
   await expect(page.getByTestId('two-factor-status')).toContainText('7 recovery codes are left');
   await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
-  await page.getByRole('dialog', { name: 'Turn off two-factor sign-in?' }).getByRole('button', { name: 'Turn off' }).click();
+  await page
+    .getByRole('dialog', { name: 'Turn off two-factor sign-in?' })
+    .getByRole('button', { name: 'Turn off' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Two-factor sign-in is off.' })).toBeVisible();
   await expect(page.getByTestId('two-factor-status')).toContainText('Off.');
   await signOut(page);

@@ -19,7 +19,12 @@ async function invite(page: Page, email: string, role: 'Admin' | 'Developer' | '
 }
 
 /** A fresh browser (no session) opens the link and creates the invited account; ends on the Overview. */
-async function acceptBySigningUp(browser: Browser, link: string, email: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+async function acceptBySigningUp(
+  browser: Browser,
+  link: string,
+  email: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(new URL(link).pathname);
@@ -30,7 +35,10 @@ async function acceptBySigningUp(browser: Browser, link: string, email: string, 
   return page;
 }
 
-test('invite → accept → create and switch workspaces; the Owner changes the role with a step-up', async ({ page, browser }) => {
+test('invite → accept → create and switch workspaces; the Owner changes the role with a step-up', async ({
+  page,
+  browser,
+}) => {
   const owner = uniqueEmail('team-owner');
   const workspace = `Acme ${Date.now().toString(36)}`;
   await signUp(page, owner, workspace);
@@ -58,7 +66,10 @@ test('invite → accept → create and switch workspaces; the Owner changes the 
   await dev.getByRole('button', { name: 'Create workspace' }).click();
   await expect(dev.getByTestId('workspace-name')).toHaveText('Side project');
   await expect(dev.getByTestId('workspace-role')).toHaveText('Owner');
-  await dev.getByRole('form', { name: 'Switch workspace' }).getByLabel('Workspace').selectOption({ label: `${workspace} (Developer)` });
+  await dev
+    .getByRole('form', { name: 'Switch workspace' })
+    .getByLabel('Workspace')
+    .selectOption({ label: `${workspace} (Developer)` });
   await dev.getByRole('button', { name: 'Switch' }).click();
   await expect(dev.getByTestId('workspace-name')).toHaveText(workspace);
   // Remembered by the session: a new page load stays there.
@@ -91,8 +102,10 @@ test('a Viewer sees no secret and no mutating button (375 px, axe-clean)', async
   // At 375 px the links are behind the Menu button (docs/portal.md, "Navigation on phones").
   await viewer.getByRole('button', { name: 'Menu', exact: true }).click();
   const nav = viewer.getByRole('navigation', { name: 'Portal' });
-  for (const hidden of ['API keys', 'Webhooks', 'Wallets', 'Billing', 'Audit log']) await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
-  for (const shown of ['Overview', 'Invoices', 'Usage', 'Request log', 'Members']) await expect(nav.getByRole('link', { name: shown })).toBeVisible();
+  for (const hidden of ['API keys', 'Webhooks', 'Wallets', 'Billing', 'Audit log'])
+    await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
+  for (const shown of ['Overview', 'Invoices', 'Usage', 'Request log', 'Members'])
+    await expect(nav.getByRole('link', { name: shown })).toBeVisible();
 
   // The buttons a Viewer may use: none that changes the workspace.
   const allowedButtons = /^(Menu|Sign out|Leave this workspace|Copy.*|Search|Filter|Show|Apply|Previous|Next|Find)$/;
@@ -103,7 +116,10 @@ test('a Viewer sees no secret and no mutating button (375 px, axe-clean)', async
     expect(html, path).not.toContain(key.secret);
     expect(html, path).not.toMatch(/(test|live)_[A-Za-z0-9]{20,}/);
     const buttons = await viewer.getByRole('button').allInnerTexts();
-    expect(buttons.map((b) => b.trim()).filter((b) => !allowedButtons.test(b)), path).toEqual([]);
+    expect(
+      buttons.map((b) => b.trim()).filter((b) => !allowedButtons.test(b)),
+      path,
+    ).toEqual([]);
     await expect(viewer.getByRole('link', { name: 'New invoice' })).toHaveCount(0);
     await expectNoSeriousAxeViolations(viewer, `${path} as a Viewer at 375 px`);
   }

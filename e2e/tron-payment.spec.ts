@@ -19,20 +19,34 @@ import { api, confirmIdentity, createKey, signUp, switchPlan, uniqueEmail } from
 const ROOT = path.resolve(__dirname, '..');
 const tronRpc = `http://127.0.0.1:${process.env.E2E_TRON_PORT}/jsonrpc`;
 const run = promisify(execFile);
-const chainCli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/chain/cli.ts', '--network', 'tron', ...args, '--rpc', tronRpc], { cwd: ROOT });
+const chainCli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/chain/cli.ts', '--network', 'tron', ...args, '--rpc', tronRpc], {
+    cwd: ROOT,
+  });
 
 interface DeliveredEvent {
   id: string;
   type: string;
   environment: string;
-  data: { object: { id: string; status: string; network: string; amount_received: string; payment: { tx_hash: string } | null } };
+  data: {
+    object: {
+      id: string;
+      status: string;
+      network: string;
+      amount_received: string;
+      payment: { tx_hash: string } | null;
+    };
+  };
 }
 
 let receiver: Receiver;
 test.beforeEach(async () => {
   const dir = process.env.E2E_TLS_DIR ?? '';
   receiver = await startReceiver(() => ({ status: 204 }), {
-    tls: { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') },
+    tls: {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    },
   });
 });
 test.afterEach(async () => {
@@ -74,11 +88,24 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   const secret = await dialog.getByLabel('Signing secret').inputValue();
   await dialog.getByRole('button', { name: 'I have saved the secret' }).click();
 
-  const created = await api(request, 'POST', '/v1/invoices', key.secret, { amount: '49.99', currency: 'USDT', network: 'tron', order_id: 'tron-e2e-1' });
+  const created = await api(request, 'POST', '/v1/invoices', key.secret, {
+    amount: '49.99',
+    currency: 'USDT',
+    network: 'tron',
+    order_id: 'tron-e2e-1',
+  });
   expect(created.status).toBe(201);
-  const invoice = created.json as { id: string; pay_address: string; pay_amount: string; payment_uri: string; hosted_url: string };
+  const invoice = created.json as {
+    id: string;
+    pay_address: string;
+    pay_amount: string;
+    payment_uri: string;
+    hosted_url: string;
+  };
   expect(invoice.pay_address).toBe(wallet);
-  expect(invoice.payment_uri).toMatch(new RegExp(`^tron:${wallet}\\?token=T[1-9A-HJ-NP-Za-km-z]{33}&amount=${invoice.pay_amount.replace('.', '\\.')}$`));
+  expect(invoice.payment_uri).toMatch(
+    new RegExp(`^tron:${wallet}\\?token=T[1-9A-HJ-NP-Za-km-z]{33}&amount=${invoice.pay_amount.replace('.', '\\.')}$`),
+  );
 
   // The payer's page: address and amount to copy, and a QR of the address alone (what Tron wallets scan).
   const payer = await (await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })).newPage();
@@ -89,12 +116,23 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   await expect(payer.getByTestId('pay-amount')).toHaveText(invoice.pay_amount);
   await expect(payer.getByTestId('qr')).toHaveAttribute('data-qr-text', wallet);
   const expected = await QRCode.toString(wallet, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  const shown = await payer.getByTestId('qr').locator('svg path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
+  const shown = await payer
+    .getByTestId('qr')
+    .locator('svg path')
+    .evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
   expect(shown).toEqual([...expected.matchAll(/ d="([^"]+)"/g)].map((m) => m[1]));
   await expect(payer.getByTestId('tron-note')).toContainText('address only');
   // Keyboard only, as a payer copying into a Tron wallet: Tab to each copy button, Enter, the clipboard holds it.
-  for (const [name, value] of [['Copy amount', invoice.pay_amount], ['Copy address', wallet]] as const) {
-    for (let i = 0; i < 12 && !(await payer.getByRole('button', { name }).evaluate((el) => el === document.activeElement)); i++) await payer.keyboard.press('Tab');
+  for (const [name, value] of [
+    ['Copy amount', invoice.pay_amount],
+    ['Copy address', wallet],
+  ] as const) {
+    for (
+      let i = 0;
+      i < 12 && !(await payer.getByRole('button', { name }).evaluate((el) => el === document.activeElement));
+      i++
+    )
+      await payer.keyboard.press('Tab');
     await expect(payer.getByRole('button', { name })).toBeFocused();
     await payer.keyboard.press('Enter');
     await expect.poll(() => payer.evaluate(() => navigator.clipboard.readText())).toBe(value);
@@ -113,7 +151,9 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   await waitForStatus(page, invoice.id, 'processing');
   const paymentRow = page.getByTestId('invoice-payments').getByRole('row').filter({ hasText: txid! });
   await expect(paymentRow).toContainText('pending');
-  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d+ of 19 confirmations/, { timeout: 15_000 });
+  await expect(payer.getByTestId('status')).toContainText(/Payment detected — \d+ of 19 confirmations/, {
+    timeout: 15_000,
+  });
 
   // 19 blocks: the payment's block is the façade's finalized block → paid.
   await chainCli('mine', '19');
@@ -133,6 +173,14 @@ test('tron: base58 wallet + live key → live USDT invoice → paid with the pay
   expect(events.map((event) => event.type).sort()).toEqual(['invoice.created', 'invoice.paid', 'invoice.processing']);
   expect(events.find((event) => event.type === 'invoice.paid')).toMatchObject({
     environment: 'live',
-    data: { object: { id: invoice.id, status: 'paid', network: 'tron', amount_received: invoice.pay_amount, payment: { tx_hash: txid } } },
+    data: {
+      object: {
+        id: invoice.id,
+        status: 'paid',
+        network: 'tron',
+        amount_received: invoice.pay_amount,
+        payment: { tx_hash: txid },
+      },
+    },
   });
 });

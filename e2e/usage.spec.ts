@@ -16,7 +16,9 @@ test('flow 3: after N API calls the usage page shows N (total, per key, chart)',
     expect(response.status).toBe(200);
   }
   // Requests refused at authentication are not counted.
-  expect((await api(request, 'GET', '/v1/me', `${idle.secret.slice(0, -1)}${idle.secret.endsWith('x') ? 'y' : 'x'}`)).status).toBe(401);
+  expect(
+    (await api(request, 'GET', '/v1/me', `${idle.secret.slice(0, -1)}${idle.secret.endsWith('x') ? 'y' : 'x'}`)).status,
+  ).toBe(401);
 
   await page.reload();
   await expect(page.getByTestId('monthly-requests')).toHaveText(String(N));

@@ -26,7 +26,10 @@ test('wallets: an invalid address shows the validation message; a valid one is s
   await expect(page.getByLabel('Ethereum address')).toHaveValue(valid);
 });
 
-test("wallets: another workspace's address needs the key's signature of the message shown", async ({ browser, page }) => {
+test("wallets: another workspace's address needs the key's signature of the message shown", async ({
+  browser,
+  page,
+}) => {
   const owner = privateKeyToAccount(generatePrivateKey());
   // Alice's workspace holds the address.
   const alice = await browser.newPage();

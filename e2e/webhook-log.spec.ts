@@ -27,20 +27,31 @@ async function addEndpoint(page: Page, url: string) {
 /** Creates an invoice, waiting out the per-second rate limit if the burst meets it. */
 async function createInvoice(request: APIRequestContext, secret: string) {
   await expect(async () => {
-    const created = await api(request, 'POST', '/v1/invoices', secret, { amount: '10.00', currency: 'USDT', network: 'tron' });
+    const created = await api(request, 'POST', '/v1/invoices', secret, {
+      amount: '10.00',
+      currency: 'USDT',
+      network: 'tron',
+    });
     expect(created.status).toBe(201);
   }).toPass({ timeout: 30_000, intervals: [250, 500, 1000] });
 }
 
 /** The table fits its card: no sideways scrolling inside it, and none on the page. */
 async function expectTableFits(page: Page, testId: string, what: string) {
-  const overflow = await page.getByTestId(testId).evaluate((table) => table.scrollWidth - table.parentElement!.clientWidth);
+  const overflow = await page
+    .getByTestId(testId)
+    .evaluate((table) => table.scrollWidth - table.parentElement!.clientWidth);
   expect(overflow, `${what}: the table is wider than its card`).toBeLessThanOrEqual(0);
-  const pageOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const pageOverflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(pageOverflow, `${what}: the page scrolls sideways`).toBeLessThanOrEqual(0);
 }
 
-test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cursor in the URL, fits 1280 and 375 px', async ({ page, request }) => {
+test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cursor in the URL, fits 1280 and 375 px', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   failing = await startReceiver(() => ({ status: 503, body: 'down for maintenance' }));
   working = await startReceiver(() => ({ status: 200, body: 'ok' }));
@@ -56,8 +67,14 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
   const row = (url: string) => page.getByTestId('endpoints-table').getByRole('row').filter({ hasText: url });
   await expect(async () => {
     await page.goto('/webhooks');
-    await expect(row(failing.url).getByTestId('endpoint-health')).toContainText('0 of 51 delivered in the last 24 h (0 %)', { timeout: 1000 });
-    await expect(row(working.url).getByTestId('endpoint-health')).toContainText('51 of 51 delivered in the last 24 h (100 %)', { timeout: 1000 });
+    await expect(row(failing.url).getByTestId('endpoint-health')).toContainText(
+      '0 of 51 delivered in the last 24 h (0 %)',
+      { timeout: 1000 },
+    );
+    await expect(row(working.url).getByTestId('endpoint-health')).toContainText(
+      '51 of 51 delivered in the last 24 h (100 %)',
+      { timeout: 1000 },
+    );
   }).toPass({ timeout: 30_000 });
   await expect(row(failing.url)).toContainText('Failing');
   await expect(row(failing.url)).toContainText('51 failed deliveries in a row');
@@ -68,7 +85,9 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
   await expectNoSeriousAxeViolations(page, 'the webhooks list with health');
 
   // The failing endpoint's log: every delivery is retrying (with its next attempt), none says pending.
-  await row(failing.url).getByRole('link', { name: /Manage/ }).click();
+  await row(failing.url)
+    .getByRole('link', { name: /Manage/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Webhook endpoint', level: 1 })).toBeVisible();
   const rows = page.getByTestId('deliveries-table').locator('tbody tr');
   await expect(rows).toHaveCount(50);
@@ -85,7 +104,8 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
   await expect(pages.getByText('← Newer')).toHaveAttribute('aria-disabled', 'true');
   const older = pages.getByRole('link', { name: 'Older →' });
   await page.getByRole('link', { name: 'Refresh' }).focus();
-  for (let i = 0; i < 400 && !(await older.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 400 && !(await older.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(older).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`\\?after=${firstPageIds.at(-1)}$`));
@@ -101,7 +121,10 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
 
   // 375 px: each cell keeps its label (stacked rows), nothing scrolls sideways.
   await page.setViewportSize({ width: 375, height: 812 });
-  const labels = await rows.first().locator('td[data-label]').evaluateAll((tds) => tds.map((td) => getComputedStyle(td, '::before').content));
+  const labels = await rows
+    .first()
+    .locator('td[data-label]')
+    .evaluateAll((tds) => tds.map((td) => getComputedStyle(td, '::before').content));
   expect(labels.slice(0, 3)).toEqual(['"Event"', '"Status"', '"Last attempt"']);
   await expectTableFits(page, 'deliveries-table', 'deliveries at 375 px');
   await page.goto('/webhooks');
@@ -109,7 +132,9 @@ test('webhook log: retrying vs delivered, endpoint health, 50 a page with the cu
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // The working endpoint's log: delivered.
-  await row(working.url).getByRole('link', { name: /Manage/ }).click();
+  await row(working.url)
+    .getByRole('link', { name: /Manage/ })
+    .click();
   await expect(page.getByTestId('deliveries-table').locator('tr[data-status="delivered"]')).toHaveCount(50);
   await expect(rows.first()).toContainText('After 1 attempt');
 });

@@ -15,7 +15,11 @@ async function screenshots(page: Page, name: string) {
 let receiver: Receiver;
 test.beforeEach(async () => {
   // A real HTTP receiver on 127.0.0.1; its answer's body is HTML, to check the log shows it as text.
-  receiver = await startReceiver(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<b>thanks</b>' }));
+  receiver = await startReceiver(() => ({
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: '<b>thanks</b>',
+  }));
 });
 test.afterEach(async () => {
   await receiver.close();
@@ -51,7 +55,9 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByRole('radio', { name: /^Test/ })).toBeChecked();
   await page.getByLabel('Endpoint URL').focus();
-  const actionResponse = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/webhooks');
+  const actionResponse = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/webhooks',
+  );
   await page.keyboard.press('Enter');
   expect((await actionResponse).headers()['cache-control']).toContain('no-store');
   const dialog = page.getByRole('dialog', { name: `Endpoint added: ${receiver.url}` });
@@ -75,7 +81,9 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   // Through the API: create and simulate-pay a test invoice.
   const invoice = await api(request, 'POST', '/v1/invoices', key.secret, TEST_INVOICE);
   expect(invoice.status).toBe(201);
-  expect((await api(request, 'POST', `/v1/test/invoices/${invoice.json.id}/simulate-payment`, key.secret)).status).toBe(200);
+  expect((await api(request, 'POST', `/v1/test/invoices/${invoice.json.id}/simulate-payment`, key.secret)).status).toBe(
+    200,
+  );
   const delivered = await receiver.waitFor(2);
   const verified = delivered.map((r) => new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string });
   expect(verified.map((e) => e.type).sort()).toEqual(['invoice.created', 'invoice.paid']);
@@ -121,7 +129,8 @@ test('webhooks: add an endpoint (secret once) â†’ API invoice created and paid â
   await page.getByRole('button', { name: 'Send test event' }).click();
   await expect(page.getByText(/Test event evt_\w+ queued/)).toBeVisible();
   const [, , , test4] = await receiver.waitFor(4);
-  for (const s of [secret, newSecret]) expect((new Webhook(s).verify(test4!.body, test4!.headers) as { type: string }).type).toBe('webhook_endpoint.test');
+  for (const s of [secret, newSecret])
+    expect((new Webhook(s).verify(test4!.body, test4!.headers) as { type: string }).type).toBe('webhook_endpoint.test');
 
   // Disable shows the reason; enable clears it.
   await page.getByRole('button', { name: 'Disable', exact: true }).click();

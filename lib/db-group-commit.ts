@@ -83,7 +83,10 @@ export function runInGroupCommit<Row extends object>(text: string, values: reado
 }
 
 /** Queues `input` for `statement`'s next batch; resolves with its own rows once the group has committed. */
-export function runBatchedInGroupCommit<Input, Row extends object>(statement: BatchedStatement<Input, Row>, input: Input): Promise<Row[]> {
+export function runBatchedInGroupCommit<Input, Row extends object>(
+  statement: BatchedStatement<Input, Row>,
+  input: Input,
+): Promise<Row[]> {
   return new Promise<Row[]>((resolve, reject) => {
     const key = statement as BatchedStatement<unknown, unknown>;
     let members = batches.get(key);
@@ -121,7 +124,8 @@ function flush(): void {
   const queued = queue;
   queue = [];
   for (const [statement, members] of batches) {
-    for (let start = 0; start < members.length; start += MAX_BATCH) queued.push(batchedStatement(statement, members.slice(start, start + MAX_BATCH)));
+    for (let start = 0; start < members.length; start += MAX_BATCH)
+      queued.push(batchedStatement(statement, members.slice(start, start + MAX_BATCH)));
   }
   batches = new Map();
   for (let start = 0; start < queued.length; start += MAX_GROUP) {
@@ -167,10 +171,14 @@ async function runGroup(group: Queued[]): Promise<void> {
   const [began, ...settled] = await Promise.allSettled([begin, ...statements, commit]);
   connection.release();
   const committed = settled.pop()!;
-  const errors = [...settled, committed].flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  const errors = [...settled, committed].flatMap((outcome) =>
+    outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
+  );
   if (began.status === 'rejected') {
     // No transaction: each statement ran (or failed) on its own; its own outcome is the answer.
-    settled.forEach((outcome, i) => (outcome.status === 'fulfilled' ? group[i]!.resolve(outcome.value) : settleFailed(group[i]!, outcome.reason)));
+    settled.forEach((outcome, i) =>
+      outcome.status === 'fulfilled' ? group[i]!.resolve(outcome.value) : settleFailed(group[i]!, outcome.reason),
+    );
   } else if (errors.length === 0) {
     settled.forEach((outcome, i) => group[i]!.resolve((outcome as PromiseFulfilledResult<unknown[]>).value));
   } else if (errors.every((error) => error instanceof postgres.PostgresError)) {

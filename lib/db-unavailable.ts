@@ -35,7 +35,12 @@ const MESSAGES =
   /Connection terminated|connect ECONNREFUSED|Can't reach database|Server has closed the connection|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery|not yet accepting connections)|Client has encountered a connection error|Code: `(57P0[123]|08\w{3}|53300)`/i;
 
 function codeMeansUnavailable(code: unknown): boolean {
-  return typeof code === 'string' && (SERVER_CODES.has(code) || CLIENT_CODES.has(code) || (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)));
+  return (
+    typeof code === 'string' &&
+    (SERVER_CODES.has(code) ||
+      CLIENT_CODES.has(code) ||
+      (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)))
+  );
 }
 
 /** Walks the error, its causes, AggregateError members and Prisma's meta (driverAdapterError, code) — breadth first, bounded. */
@@ -46,7 +51,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const current = queue.shift();
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
-    const fields = current as { code?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: unknown; errors?: unknown };
+    const fields = current as {
+      code?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: unknown;
+      errors?: unknown;
+    };
     if (codeMeansUnavailable(fields.code) || codeMeansUnavailable(fields.originalCode)) return true;
     if (typeof fields.kind === 'string' && ADAPTER_KINDS.has(fields.kind)) return true;
     if (typeof fields.message === 'string' && MESSAGES.test(fields.message)) return true;

@@ -16,7 +16,9 @@ function createPool(options: pg.PoolConfig = {}): pg.Pool {
   const created = new pg.Pool({ connectionString: databaseUrl(), max: env().DATABASE_POOL_SIZE, ...options });
   // An idle connection dropped by the server (restart, failover, pg_terminate_backend) is discarded by the
   // pool; without a listener the 'error' event would crash the process. Requests in flight get their own error.
-  created.on('error', (error) => console.error(JSON.stringify({ level: 'warn', event: 'db_idle_connection_lost', message: error.message })));
+  created.on('error', (error) =>
+    console.error(JSON.stringify({ level: 'warn', event: 'db_idle_connection_lost', message: error.message })),
+  );
   return created;
 }
 
@@ -30,7 +32,11 @@ function createClient(): PrismaClient {
   const adapter = new PrismaPg(durablePool());
   // Prisma's defaults (2 s to get a connection, 5 s per transaction) fail a burst of serialised transactions on
   // a busy machine (e.g. key creations queued on the workspace row lock): waiting longer is the right answer.
-  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 }, omit: { apiKey: { secretHash: true }, user: { passwordHash: true, totpSecretCiphertext: true } } });
+  return new PrismaClient({
+    adapter,
+    transactionOptions: { maxWait: 10_000, timeout: 20_000 },
+    omit: { apiKey: { secretHash: true }, user: { passwordHash: true, totpSecretCiphertext: true } },
+  });
 }
 
 export function db(): PrismaClient {
@@ -78,7 +84,11 @@ export function durableSql(): postgres.Sql {
 }
 
 /** One prepared statement with positional parameters ($1…) on a hot-path client; sent when first awaited or executed. */
-export function runStatement<Row extends object>(sql: postgres.Sql, text: string, values: readonly unknown[]): postgres.PendingQuery<Row[]> {
+export function runStatement<Row extends object>(
+  sql: postgres.Sql,
+  text: string,
+  values: readonly unknown[],
+): postgres.PendingQuery<Row[]> {
   // postgres.js serialises each parameter by the type the server infers for it: a jsonb parameter takes the
   // object itself (a string would be stored as a JSON string), the others strings, numbers, booleans, Dates, null.
   return sql.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });

@@ -4,15 +4,27 @@ import { isTronAddress } from './chain/tron/address';
 const positiveInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 // Optional settings whose default lives with their rule (lib/chain/networks.ts); kept as strings here.
 const optionalText = z.string().trim().optional();
-const optionalCount = z.string().trim().regex(/^(\d+)?$/, 'must be a whole number').optional();
+const optionalCount = z
+  .string()
+  .trim()
+  .regex(/^(\d+)?$/, 'must be a whole number')
+  .optional();
 const explorerTemplate = z
   .string()
   .trim()
   .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
   .refine((value) => value.includes('{tx}'), 'must contain {tx}, where the transaction hash goes')
   .optional();
-const evmAddress = z.string().trim().regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)').optional();
-const tronAddress = z.string().trim().refine((value) => value === '' || isTronAddress(value), 'must be a Tron address (T… base58 or 41… hex)').optional();
+const evmAddress = z
+  .string()
+  .trim()
+  .regex(/^(0x[0-9a-fA-F]{40})?$/, 'must be an EVM address (0x + 40 hex)')
+  .optional();
+const tronAddress = z
+  .string()
+  .trim()
+  .refine((value) => value === '' || isTronAddress(value), 'must be a Tron address (T… base58 or 41… hex)')
+  .optional();
 
 /**
  * Configuration, parsed once from the process environment. Every value has a default so that
@@ -37,25 +49,39 @@ const EnvSchema = z.object({
   // Optional GitHub sign-in: on only when both are set.
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
-  METERING_DURABLE_COMMIT: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  METERING_DURABLE_COMMIT: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   // How many reverse proxies in front of the app append to X-Forwarded-For (lib/http/client-address.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // The address users and payers reach the app at (links, redirects, cookies); never taken from request headers.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   // One JSON line per /v1 request on stdout (lib/api/access-log.ts).
-  ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  ACCESS_LOG: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   // Plans a workspace owner may pick on the billing page; the others are set by the operator (admin CLI).
   SELF_SERVE_PLANS: z
     .string()
     .default('Trial,Developer')
-    .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['Trial', 'Developer', 'Business', 'Merchant']))),
   // Portal sign-ups accepted per client address per hour (lib/auth/throttle.ts).
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   // The request log (lib/request-log): on by default; flushed in batches every REQUEST_LOG_FLUSH_MS, at most
   // REQUEST_LOG_MAX_QUEUE entries waiting in memory.
-  REQUEST_LOG_ENABLED: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  REQUEST_LOG_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   REQUEST_LOG_MAX_QUEUE: z.coerce.number().int().min(100).default(10_000),
   // API keys: at most this many active keys per workspace; at most KEY_CREATION_PER_MINUTE created (or rolled) per minute.
@@ -66,10 +92,17 @@ const EnvSchema = z.object({
   // Encrypts webhook signing secrets at rest (32 bytes, base64/base64url). Unset: generated into .data/webhook-key.
   WEBHOOK_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
   // Invitation mail (lib/teams/mail.ts): smtp://user:pass@host:port or smtps://…; unset = links are only shown.
-  SMTP_URL: z.string().trim().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().trim().min(3).default('Crypto invoicing <no-reply@localhost>'),
   // Local receivers (http://127.0.0.1, private networks): refused unless this is true (`npm run dev` sets it).
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   // Seconds between delivery attempts after a failure; the number of entries is the number of retries.
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -126,7 +159,10 @@ const EnvSchema = z.object({
   RPC_HEADERS_TRON: z
     .string()
     .trim()
-    .regex(/^([A-Za-z0-9-]+\s*:[^;\r\n]*)?(\s*;\s*[A-Za-z0-9-]+\s*:[^;\r\n]*)*\s*;?$/, 'RPC_HEADERS_TRON is `Name: value` pairs separated by ;')
+    .regex(
+      /^([A-Za-z0-9-]+\s*:[^;\r\n]*)?(\s*;\s*[A-Za-z0-9-]+\s*:[^;\r\n]*)*\s*;?$/,
+      'RPC_HEADERS_TRON is `Name: value` pairs separated by ;',
+    )
     .optional(),
   CHAIN_ID_TRON: optionalCount,
   CONFIRMATIONS_TRON: optionalCount,
@@ -145,7 +181,9 @@ export function env(): Env {
 export function databaseUrl(): string {
   const url = env().DATABASE_URL;
   if (!url) {
-    throw new Error('DATABASE_URL is not set. Start the app with `npm start` (embedded PostgreSQL) or set DATABASE_URL.');
+    throw new Error(
+      'DATABASE_URL is not set. Start the app with `npm start` (embedded PostgreSQL) or set DATABASE_URL.',
+    );
   }
   return url;
 }

@@ -31,7 +31,18 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-const ID_PREFIXES = { invoice: 'inv', workspace: 'ws', user: 'usr', session: 'ses', request: 'req', payment: 'pay', event: 'evt', webhookEndpoint: 'we', oauthLinkIntent: 'lnk', invitation: 'ivt' } as const;
+const ID_PREFIXES = {
+  invoice: 'inv',
+  workspace: 'ws',
+  user: 'usr',
+  session: 'ses',
+  request: 'req',
+  payment: 'pay',
+  event: 'evt',
+  webhookEndpoint: 'we',
+  oauthLinkIntent: 'lnk',
+  invitation: 'ivt',
+} as const;
 
 /** Prefixed random id, e.g. newId('invoice') → "inv_3kTz…" (24 random base62 chars ≈ 143 bits). */
 export function newId(kind: keyof typeof ID_PREFIXES): string {

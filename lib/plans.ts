@@ -32,7 +32,13 @@ export function planLimits(name: PlanName): PlanLimits {
         description: 'The API and the portal at production volume.',
       };
     case 'Trial':
-      return { name, apiAccess: false, monthlyLimit: 0, rateLimitPerSecond: 0, description: 'Explore the portal: keys, wallets and invoices created in the portal. No API access.' };
+      return {
+        name,
+        apiAccess: false,
+        monthlyLimit: 0,
+        rateLimitPerSecond: 0,
+        description: 'Explore the portal: keys, wallets and invoices created in the portal. No API access.',
+      };
     case 'Merchant':
       return {
         name,

@@ -31,7 +31,10 @@ export function knownAnswer<T>(answer: T): TenantRead<T> {
 /** Runs a read as a statement of its own, bounded by `tenant`. */
 export async function runTenantRead<T>(tenant: Tenant, read: TenantRead<T>): Promise<T> {
   const values: unknown[] = [tenant.workspaceId, tenant.environment];
-  const expression = read.sql({ workspace: '$1', environment: '$2::"Environment"' }, (value) => `$${values.push(value)}`);
+  const expression = read.sql(
+    { workspace: '$1', environment: '$2::"Environment"' },
+    (value) => `$${values.push(value)}`,
+  );
   const rows = await runStatement<{ read: unknown }>(meteringSql(), `SELECT ${expression} AS read`, values);
   return read.parse(rows[0]?.read ?? null);
 }

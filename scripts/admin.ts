@@ -37,7 +37,22 @@ The database is DATABASE_URL, or the project's embedded PostgreSQL when it is un
 
 type Flags = FlagValues;
 
-const COMMANDS = ['user:create', 'plan:set', 'key:create', 'key:roll', 'key:revoke', 'wallet:set', 'user:list', 'workspace:list', 'key:list', 'webhook:create', 'webhook:list', 'member:list', 'member:add', 'member:remove'] as const;
+const COMMANDS = [
+  'user:create',
+  'plan:set',
+  'key:create',
+  'key:roll',
+  'key:revoke',
+  'wallet:set',
+  'user:list',
+  'workspace:list',
+  'key:list',
+  'webhook:create',
+  'webhook:list',
+  'member:list',
+  'member:add',
+  'member:remove',
+] as const;
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
@@ -54,7 +69,9 @@ function optional(flags: Flags, name: string): string | undefined {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -71,7 +88,9 @@ async function passwordFrom(flags: Flags): Promise<string> {
   }
   const onCommandLine = optional(flags, 'password');
   if (onCommandLine !== undefined) {
-    console.error('warning: --password on the command line is visible in process lists and shell history; use --password-stdin or ADMIN_USER_PASSWORD');
+    console.error(
+      'warning: --password on the command line is visible in process lists and shell history; use --password-stdin or ADMIN_USER_PASSWORD',
+    );
     return onCommandLine;
   }
   const fromEnv = process.env.ADMIN_USER_PASSWORD;
@@ -97,7 +116,8 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
   switch (command) {
     case 'user:create': {
       const planName = optional(flags, 'plan');
-      if (planName !== undefined && !isPlanName(planName)) throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
+      if (planName !== undefined && !isPlanName(planName))
+        throw new UsageError(`Unknown plan ${planName}: use ${PLAN_NAMES.join(', ')}`);
       const { user, workspace } = await createUserWithWorkspace({
         email: required(flags, 'email'),
         password: await passwordFrom(flags),
@@ -105,7 +125,11 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         plan: planName,
       });
       return {
-        json: { user: { id: user.id, email: user.email }, workspace: { id: workspace.id, name: workspace.name }, plan: workspace.plan },
+        json: {
+          user: { id: user.id, email: user.email },
+          workspace: { id: workspace.id, name: workspace.name },
+          plan: workspace.plan,
+        },
         text: `Created user ${user.email} (${user.id}) with workspace "${workspace.name}" (${workspace.id}) on the ${workspace.plan} plan`,
       };
     }
@@ -121,11 +145,16 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
     case 'key:create': {
       const environment = required(flags, 'env');
       if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
-      const scopes = (optional(flags, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes = (optional(flags, 'scopes') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = scopes.filter((scope) => !isScope(scope));
-      if (unknown.length) throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}: use invoices:read, invoices:write`);
+      if (unknown.length)
+        throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}: use invoices:read, invoices:write`);
       const expiresAt = optional(flags, 'expires-at');
-      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date and time');
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt)))
+        throw new UsageError('--expires-at must be an ISO 8601 date and time');
       const allowedIps = optional(flags, 'allowed-ips');
       const { key, secret } = await createApiKey(
         required(flags, 'workspace'),
@@ -148,10 +177,15 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
       const graceText = optional(flags, 'grace') ?? '0';
       const grace = Number(graceText);
-      if (!/^\d+$/.test(graceText) || grace > 604_800) throw new UsageError('--grace must be a whole number of seconds, 0–604800 (7 days)');
+      if (!/^\d+$/.test(graceText) || grace > 604_800)
+        throw new UsageError('--grace must be a whole number of seconds, 0–604800 (7 days)');
       const { key, secret, old } = await rollApiKey(id, null, grace, OPERATOR);
       return {
-        json: { ...keyJson(key), secret, replaces: { id: old.id, prefix: old.prefix, expires_at: old.expiresAt?.toISOString() ?? null } },
+        json: {
+          ...keyJson(key),
+          secret,
+          replaces: { id: old.id, prefix: old.prefix, expires_at: old.expiresAt?.toISOString() ?? null },
+        },
         text: `Rolled key ${old.id} (${old.prefix}…) into key ${key.id}; the old key ${grace === 0 ? 'stopped working now' : `works until ${old.expiresAt?.toISOString()}`}\n\n  ${secret}\n\nThis secret is shown once. Store it in a secret manager now.`,
       };
     }
@@ -160,7 +194,14 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('--id must be a positive integer');
       const key = await revokeApiKey(id, null, OPERATOR);
       return {
-        json: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes, revoked_at: key.revokedAt?.toISOString() },
+        json: {
+          id: key.id,
+          label: key.label,
+          prefix: key.prefix,
+          environment: key.environment,
+          scopes: key.scopes,
+          revoked_at: key.revokedAt?.toISOString(),
+        },
         text: `Revoked key ${key.id} (${key.prefix}…)`,
       };
     }
@@ -174,24 +215,49 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       // A Bitcoin wallet is a key: its first receive addresses let the operator check it against the wallet.
       const first = wallet.network === 'bitcoin' ? bitcoinPreview(wallet.address).map((a) => a.address) : null;
       return {
-        json: { workspace_id: required(flags, 'workspace'), network: wallet.network, address: wallet.address, ...(first ? { first_addresses: first } : {}) },
+        json: {
+          workspace_id: required(flags, 'workspace'),
+          network: wallet.network,
+          address: wallet.address,
+          ...(first ? { first_addresses: first } : {}),
+        },
         text: `Wallet for ${wallet.network} set to ${wallet.address}${first ? `\nFirst receive addresses: ${first.join(', ')}` : ''}`,
       };
     }
     case 'user:list': {
       const users = await listUsers();
       return {
-        json: { data: users.map((u) => ({ id: u.id, email: u.email, created_at: iso(u.createdAt), workspaces: u.workspaces })) },
+        json: {
+          data: users.map((u) => ({
+            id: u.id,
+            email: u.email,
+            created_at: iso(u.createdAt),
+            workspaces: u.workspaces,
+          })),
+        },
         text: table(
           ['USER', 'EMAIL', 'CREATED', 'WORKSPACES'],
-          users.map((u) => [u.id, u.email, iso(u.createdAt), u.workspaces.map((w) => `${w.id} (${w.role})`).join(', ')]),
+          users.map((u) => [
+            u.id,
+            u.email,
+            iso(u.createdAt),
+            u.workspaces.map((w) => `${w.id} (${w.role})`).join(', '),
+          ]),
         ),
       };
     }
     case 'workspace:list': {
       const workspaces = await listWorkspaces({ email: optional(flags, 'email') });
       return {
-        json: { data: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, created_at: iso(w.createdAt), members: w.members })) },
+        json: {
+          data: workspaces.map((w) => ({
+            id: w.id,
+            name: w.name,
+            plan: w.plan,
+            created_at: iso(w.createdAt),
+            members: w.members,
+          })),
+        },
         text: table(
           ['WORKSPACE', 'NAME', 'PLAN', 'CREATED', 'MEMBERS'],
           workspaces.map((w) => [w.id, w.name, w.plan, iso(w.createdAt), w.members.map((m) => m.email).join(', ')]),
@@ -220,7 +286,15 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         },
         text: table(
           ['KEY', 'LABEL', 'PREFIX', 'ENV', 'SCOPES', 'STATUS', 'LAST USED'],
-          keys.map((k) => [String(k.id), k.label, `${k.prefix}…`, k.environment, k.scopes.join(','), status(k), iso(k.lastUsedAt) ?? 'never']),
+          keys.map((k) => [
+            String(k.id),
+            k.label,
+            `${k.prefix}…`,
+            k.environment,
+            k.scopes.join(','),
+            status(k),
+            iso(k.lastUsedAt) ?? 'never',
+          ]),
         ),
       };
     }
@@ -228,15 +302,23 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const environment = required(flags, 'env');
       if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
       const workspace = await getWorkspace(required(flags, 'workspace'));
-      const events = (optional(flags, 'events') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const events = (optional(flags, 'events') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = events.filter((type) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(type));
-      if (unknown.length) throw new UsageError(`Unknown event type(s) ${unknown.join(', ')}: use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
-      const { endpoint, secret } = await createWebhookEndpoint(workspace.id, {
-        url: required(flags, 'url'),
-        environment,
-        description: optional(flags, 'description'),
-        event_types: events,
-      }, { actor: OPERATOR });
+      if (unknown.length)
+        throw new UsageError(`Unknown event type(s) ${unknown.join(', ')}: use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+      const { endpoint, secret } = await createWebhookEndpoint(
+        workspace.id,
+        {
+          url: required(flags, 'url'),
+          environment,
+          description: optional(flags, 'description'),
+          event_types: events,
+        },
+        { actor: OPERATOR },
+      );
       return {
         json: { ...webhookJson(endpoint), secret },
         text: `Created ${endpoint.environment} webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'})\n\n  ${secret}\n\nThis signing secret is shown once. Store it where your receiver reads it now.`,
@@ -249,7 +331,10 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
         json: { workspace_id: workspace.id, data: endpoints.map(webhookJson) },
         text: endpoints.length
           ? endpoints
-              .map((e) => `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`)
+              .map(
+                (e) =>
+                  `${e.id}  ${e.environment}  ${e.status}${e.disabledReason ? ` (${e.disabledReason})` : ''}  ${e.url}  ${e.eventTypes.length ? e.eventTypes.join(',') : 'all events'}`,
+              )
               .join('\n')
           : `Workspace ${workspace.id} has no webhook endpoints`,
       };
@@ -258,12 +343,25 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const { listMembers } = await import('../lib/teams/members');
       const { listPendingInvitations } = await import('../lib/teams/invitations');
       const workspace = await getWorkspace(required(flags, 'workspace'));
-      const [members, invitations] = await Promise.all([listMembers(workspace.id), listPendingInvitations(workspace.id)]);
+      const [members, invitations] = await Promise.all([
+        listMembers(workspace.id),
+        listPendingInvitations(workspace.id),
+      ]);
       return {
         json: {
           workspace_id: workspace.id,
-          data: members.map((m) => ({ user_id: m.userId, email: m.email, role: m.role, joined_at: m.joinedAt.toISOString() })),
-          pending_invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expires_at: i.expiresAt.toISOString() })),
+          data: members.map((m) => ({
+            user_id: m.userId,
+            email: m.email,
+            role: m.role,
+            joined_at: m.joinedAt.toISOString(),
+          })),
+          pending_invitations: invitations.map((i) => ({
+            id: i.id,
+            email: i.email,
+            role: i.role,
+            expires_at: i.expiresAt.toISOString(),
+          })),
         },
         text: [
           ...members.map((m) => `${m.email ?? m.userId}  ${m.role}`),
@@ -279,7 +377,10 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const workspace = await getWorkspace(required(flags, 'workspace'));
       const member = await addMemberByEmail(workspace.id, required(flags, 'email'), role, OPERATOR);
       return {
-        json: { workspace_id: workspace.id, member: { user_id: member.userId, email: member.email, role: member.role } },
+        json: {
+          workspace_id: workspace.id,
+          member: { user_id: member.userId, email: member.email, role: member.role },
+        },
         text: `${member.email} is now ${member.role} of workspace ${workspace.id}`,
       };
     }
@@ -290,7 +391,10 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
       const member = await memberByEmail(workspace.id, email);
       if (!member) throw new UsageError(`${email} is not a member of workspace ${workspace.id}`);
       await removeMember(workspace.id, member.userId, OPERATOR);
-      return { json: { workspace_id: workspace.id, removed: { user_id: member.userId, email: member.email } }, text: `Removed ${member.email} from workspace ${workspace.id}` };
+      return {
+        json: { workspace_id: workspace.id, removed: { user_id: member.userId, email: member.email } },
+        text: `Removed ${member.email} from workspace ${workspace.id}`,
+      };
     }
     default:
       throw new UsageError(`Unknown command ${command}`); // main() checks the name first, with a suggestion
@@ -298,7 +402,15 @@ async function run(command: string, flags: Flags): Promise<{ json: unknown; text
 }
 
 /** A key as /v1/me shows it, plus its expiry and allowlist when it has them. */
-function keyJson(key: { id: number; label: string; prefix: string; environment: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] }) {
+function keyJson(key: {
+  id: number;
+  label: string;
+  prefix: string;
+  environment: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  allowedIps: string[];
+}) {
   return {
     id: key.id,
     label: key.label,
@@ -334,7 +446,25 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const STRING_OPTIONS = ['email', 'password', 'workspace', 'plan', 'label', 'env', 'scopes', 'id', 'network', 'address', 'expires-at', 'allowed-ips', 'grace', 'url', 'events', 'description', 'role'] as const;
+const STRING_OPTIONS = [
+  'email',
+  'password',
+  'workspace',
+  'plan',
+  'label',
+  'env',
+  'scopes',
+  'id',
+  'network',
+  'address',
+  'expires-at',
+  'allowed-ips',
+  'grace',
+  'url',
+  'events',
+  'description',
+  'role',
+] as const;
 const OPTIONS: FlagSpec = {
   json: { type: 'boolean' },
   'password-stdin': { type: 'boolean' },

@@ -13,7 +13,9 @@ import { existsSync } from 'node:fs';
 function playwrightChromium(): string | null {
   try {
     const script = "process.stdout.write(require('@playwright/test').chromium.executablePath())";
-    const found = execFileSync(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const found = execFileSync(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     return found && existsSync(found) ? found : null;
   } catch {
     return null;
@@ -28,9 +30,12 @@ function main(): number {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (isRoot && hasApt) {
-    console.error('[npm test] No Chromium found for the browser tests: installing Debian\'s chromium (apt-get install -y chromium)…');
+    console.error(
+      "[npm test] No Chromium found for the browser tests: installing Debian's chromium (apt-get install -y chromium)…",
+    );
     const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-    const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' }) : update;
+    const install =
+      update.status === 0 ? spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' }) : update;
     if (install.status === 0 && existsSync('/usr/bin/chromium')) return 0;
   }
   console.error(`

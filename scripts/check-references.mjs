@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const FORBIDDEN = [/\bSPEC(\.md)?\s*§/, /\bSPEC\.md\b/, /\bissue\s+#?\d+\b/i];
-const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.cjs', '*.prisma', '*.sql'], { encoding: 'utf8' })
+const files = execFileSync(
+  'git',
+  ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.cjs', '*.prisma', '*.sql'],
+  { encoding: 'utf8' },
+)
   .split('\n')
   .filter((file) => file && !file.startsWith('lib/generated/') && file !== 'scripts/check-references.mjs');
 

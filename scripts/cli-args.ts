@@ -49,7 +49,11 @@ export function unknownFlagMessage(typed: string, known: readonly string[]): str
 }
 
 /** Parses `args` against `options`; every mistake is a UsageError with a one-line message. */
-export function parseCliArgs(args: string[], options: FlagSpec, config: { allowPositionals?: boolean } = {}): { values: FlagValues; positionals: string[] } {
+export function parseCliArgs(
+  args: string[],
+  options: FlagSpec,
+  config: { allowPositionals?: boolean } = {},
+): { values: FlagValues; positionals: string[] } {
   const known = Object.keys(options);
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -59,16 +63,21 @@ export function parseCliArgs(args: string[], options: FlagSpec, config: { allowP
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   for (const token of parsed.tokens ?? []) {
-    if (token.kind === 'positional' && !config.allowPositionals) throw new UsageError(`unexpected argument ${token.value}`);
+    if (token.kind === 'positional' && !config.allowPositionals)
+      throw new UsageError(`unexpected argument ${token.value}`);
     if (token.kind !== 'option') continue;
     const spec = options[token.name];
     if (!spec) {
       const shorts = Object.entries(options).find(([, s]) => s.short === token.name);
-      if (!shorts) throw new UsageError(token.rawName.startsWith('--') ? unknownFlagMessage(token.name, known) : `unknown option ${token.rawName}`);
+      if (!shorts)
+        throw new UsageError(
+          token.rawName.startsWith('--') ? unknownFlagMessage(token.name, known) : `unknown option ${token.rawName}`,
+        );
       continue;
     }
     const missing = token.value === undefined || (!token.inlineValue && token.value.startsWith('--'));
-    if (spec.type === 'string' && missing) throw new UsageError(`--${token.name} needs a value (--${token.name} <value>)`);
+    if (spec.type === 'string' && missing)
+      throw new UsageError(`--${token.name} needs a value (--${token.name} <value>)`);
     if (spec.type === 'boolean' && token.inlineValue) throw new UsageError(`--${token.name} takes no value`);
   }
   const values: FlagValues = {};

@@ -45,7 +45,12 @@ function oid(dotted: string): Buffer {
 /** UTCTime, YYMMDDHHMMSSZ (valid until 2049). */
 function utcTime(date: Date): Buffer {
   const iso = date.toISOString();
-  return tlv(0x17, Buffer.from(`${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`));
+  return tlv(
+    0x17,
+    Buffer.from(
+      `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`,
+    ),
+  );
 }
 
 const ECDSA_WITH_SHA256 = '1.2.840.10045.4.3.2';
@@ -63,7 +68,13 @@ export function createDevCertificate(days = 365): { cert: string; key: string } 
     // subjectAltName: DNS localhost, IP 127.0.0.1, IP ::1.
     sequence(
       oid('2.5.29.17'),
-      octets(sequence(tlv(0x82, Buffer.from('localhost')), tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x87, Buffer.from([...new Array(15).fill(0), 1])))),
+      octets(
+        sequence(
+          tlv(0x82, Buffer.from('localhost')),
+          tlv(0x87, Buffer.from([127, 0, 0, 1])),
+          tlv(0x87, Buffer.from([...new Array(15).fill(0), 1])),
+        ),
+      ),
     ),
   );
   const tbs = sequence(
@@ -78,10 +89,14 @@ export function createDevCertificate(days = 365): { cert: string; key: string } 
   );
   const signature = sign('sha256', tbs, privateKey); // DER-encoded ECDSA signature
   const der = sequence(tbs, sequence(oid(ECDSA_WITH_SHA256)), tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const cert = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').trim()}\n-----END CERTIFICATE-----\n`;
+  const cert = `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim()}\n-----END CERTIFICATE-----\n`;
   // Parsed back and checked, so a malformed encoding fails here rather than in a TLS handshake.
   const parsed = new X509Certificate(cert);
-  if (!parsed.verify(publicKey) || !parsed.checkIP('127.0.0.1')) throw new Error('generated certificate does not verify');
+  if (!parsed.verify(publicKey) || !parsed.checkIP('127.0.0.1'))
+    throw new Error('generated certificate does not verify');
   return { cert, key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
@@ -94,7 +109,8 @@ export function ensureDevCertificate(dir: string): DevCertificate {
   const keyPath = path.join(dir, 'key.pem');
   if (existsSync(certPath) && existsSync(keyPath)) {
     const cert = readFileSync(certPath, 'utf8');
-    if (new Date(new X509Certificate(cert).validTo).getTime() > Date.now() + 86_400_000) return { cert, key: readFileSync(keyPath, 'utf8'), certPath, keyPath };
+    if (new Date(new X509Certificate(cert).validTo).getTime() > Date.now() + 86_400_000)
+      return { cert, key: readFileSync(keyPath, 'utf8'), certPath, keyPath };
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const { cert, key } = createDevCertificate();

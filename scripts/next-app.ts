@@ -33,7 +33,8 @@ const IGNORED_TOP = new Set([
   'coverage',
 ]);
 const IGNORED_ANYWHERE = new Set(['node_modules', '.git', '.DS_Store']);
-const IGNORED_FILES = /(\.test\.tsx?|\.spec\.tsx?|\.md|\.tsbuildinfo|^next-env\.d\.ts|^vitest\.config\.ts|^playwright\.config\.ts)$/;
+const IGNORED_FILES =
+  /(\.test\.tsx?|\.spec\.tsx?|\.md|\.tsbuildinfo|^next-env\.d\.ts|^vitest\.config\.ts|^playwright\.config\.ts)$/;
 
 function walk(dir: string, rel: string, out: string[]) {
   let entries: Dirent[];

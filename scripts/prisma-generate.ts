@@ -36,7 +36,10 @@ function run(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> 
 }
 
 function stubPath(): string {
-  const candidates = [path.join(root, 'node_modules', '.cache', 'prisma-offline'), path.join(os.tmpdir(), 'prisma-offline')];
+  const candidates = [
+    path.join(root, 'node_modules', '.cache', 'prisma-offline'),
+    path.join(os.tmpdir(), 'prisma-offline'),
+  ];
   for (const dir of candidates) {
     try {
       mkdirSync(dir, { recursive: true });
@@ -65,7 +68,9 @@ async function main() {
     process.exit(first.code);
   }
   // Expected on an offline machine, not a fault: say what happens in words that do not read as a warning.
-  console.error('prisma generate: no network for the schema-engine download; generating offline (generate never runs that engine)');
+  console.error(
+    'prisma generate: no network for the schema-engine download; generating offline (generate never runs that engine)',
+  );
   const second = await run({ ...env, PRISMA_SCHEMA_ENGINE_BINARY: stubPath() });
   if (second.code !== 0) {
     process.stderr.write(second.output);

@@ -38,7 +38,12 @@ function requestListener(handle: Handle, dev: boolean): http.RequestListener {
 function onRequest(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  { handle, hops, headerOptions, hsts }: { handle: Handle; hops: number; headerOptions: SecurityHeaderOptions; hsts: string | undefined },
+  {
+    handle,
+    hops,
+    headerOptions,
+    hsts,
+  }: { handle: Handle; hops: number; headerOptions: SecurityHeaderOptions; hsts: string | undefined },
 ): void {
   const peer = req.socket.remoteAddress ?? '';
   const forwarded = req.headers['x-forwarded-for'];
@@ -52,9 +57,18 @@ function onRequest(
   const decision = classifyRequestPath(req.url ?? '/');
   if ('refused' in decision) {
     const requestId = newRequestId();
-    const body = problemBody('path_not_normalized', 'The path contains "." or ".." segments or a backslash. Send the normalised path.', requestId);
+    const body = problemBody(
+      'path_not_normalized',
+      'The path contains "." or ".." segments or a backslash. Send the normalised path.',
+      requestId,
+    );
     if (hsts) res.setHeader('Strict-Transport-Security', hsts);
-    res.writeHead(400, { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' });
+    res.writeHead(400, {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      'Request-Id': requestId,
+      'X-Content-Type-Options': 'nosniff',
+    });
     res.end(JSON.stringify(body));
     return;
   }

@@ -106,24 +106,34 @@ async function main() {
   // Before anything else (and long before "ready"): a second `npm start` must not attach to the first one's
   // database, build, and then find the port taken when Next tries to listen.
   if (await portIsTaken(port)) {
-    console.error(`[start] port ${port} is already in use (is the app already running?); choose another with PORT=<port> npm ${dev ? 'run dev' : 'start'}`);
+    console.error(
+      `[start] port ${port} is already in use (is the app already running?); choose another with PORT=<port> npm ${dev ? 'run dev' : 'start'}`,
+    );
     process.exit(1);
   }
   db = await resolveDatabaseUrl();
   await migrate(db.url);
   if (!dev) await ensureBuild();
   if (shuttingDown) return;
-  const devEnv: Record<string, string> = dev && process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
+  const devEnv: Record<string, string> =
+    dev && process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
   server = await startNext({ mode: dev ? 'dev' : 'start', port, databaseUrl: db.url, timeoutMs: 600_000, env: devEnv });
   // The worker renders events (hosted_url) with the same public origin as Next: PUBLIC_URL, or localhost:PORT.
   const databaseUrl = db.url;
   const workerEnv = { ...devEnv, PORT: String(port) };
-  workers = superviseWorker({ start: () => startWorker({ databaseUrl, env: workerEnv, stdio: 'inherit' }), stopping: () => shuttingDown });
+  workers = superviseWorker({
+    start: () => startWorker({ databaseUrl, env: workerEnv, stdio: 'inherit' }),
+    stopping: () => shuttingDown,
+  });
   // The first worker's start-up, before "ready" (a failed one is retried by the supervisor).
-  while (!workers.current() && workers.restarts() === 0 && !shuttingDown) await new Promise((resolve) => setTimeout(resolve, 100));
-  console.error(`[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`);
+  while (!workers.current() && workers.restarts() === 0 && !shuttingDown)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  console.error(
+    `[start] ready on ${server.baseUrl}${db.embedded ? ` (embedded PostgreSQL on port ${db.embedded.port})` : ''}, worker running`,
+  );
   // Say which webhook rule is on: a refused local receiver under `npm start` is the first thing a developer meets.
-  const privateAllowed = (devEnv.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS) === 'true';
+  const privateAllowed =
+    (devEnv.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS) === 'true';
   console.error(
     privateAllowed
       ? '[start] webhooks may go to local receivers (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true): for development only'

@@ -35,7 +35,10 @@ function prefixLines(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Wr
 
 function run(suite: Suite, prefixed: boolean): Promise<number> {
   const started = Date.now();
-  const child = spawn('npx', suite.args, { stdio: prefixed ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+  const child = spawn('npx', suite.args, {
+    stdio: prefixed ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: process.env,
+  });
   if (prefixed) {
     prefixLines(suite.name, child.stdout!, process.stdout);
     prefixLines(suite.name, child.stderr!, process.stderr);
@@ -43,7 +46,9 @@ function run(suite: Suite, prefixed: boolean): Promise<number> {
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       const status = code ?? (signal ? 128 : 1);
-      console.error(`[${suite.name}] ${status === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      console.error(
+        `[${suite.name}] ${status === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
       resolve(status);
     });
   });
@@ -65,7 +70,9 @@ async function main(): Promise<number> {
     codes = await Promise.all(SUITES.map((suite) => run(suite, true)));
   }
   const failed = SUITES.filter((_, index) => codes[index] !== 0).map((suite) => suite.name);
-  console.error(`npm test: ${failed.length === 0 ? 'all passed' : `FAILED: ${failed.join(', ')}`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.error(
+    `npm test: ${failed.length === 0 ? 'all passed' : `FAILED: ${failed.join(', ')}`} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   return failed.length === 0 ? 0 : 1;
 }
 

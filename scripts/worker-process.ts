@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { childEnv, PROJECT_ROOT } from './next-app';
 
-
 export interface WorkerProcess {
   child: ChildProcess;
   /** SIGTERM (graceful: running jobs finish or are released), SIGKILL after 15 s. Idempotent. */
@@ -30,11 +29,19 @@ export interface StartWorkerOptions {
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerProcess> {
   // `node --import tsx` (not the tsx CLI, which runs the script in a grandchild): one process, so a signal
   // — SIGKILL included — reaches the worker itself.
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'worker.ts')], {
-    cwd: PROJECT_ROOT,
-    env: childEnv({ ...options.env, DATABASE_URL: options.databaseUrl, WORKER_SKIP_MIGRATE: options.skipMigrate === false ? 'false' : 'true' }),
-    stdio: ['ignore', options.stdio === 'inherit' ? 'inherit' : 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'worker.ts')],
+    {
+      cwd: PROJECT_ROOT,
+      env: childEnv({
+        ...options.env,
+        DATABASE_URL: options.databaseUrl,
+        WORKER_SKIP_MIGRATE: options.skipMigrate === false ? 'false' : 'true',
+      }),
+      stdio: ['ignore', options.stdio === 'inherit' ? 'inherit' : 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   let ready: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (ready = resolve));
@@ -63,8 +70,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerPr
     child.kill('SIGKILL');
     await exited;
   };
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.timeoutMs ?? 60_000).unref());
-  const outcome = await Promise.race([readyPromise.then(() => 'ready' as const), exited.then(() => 'exited' as const), timeout]);
+  const timeout = new Promise<'timeout'>((resolve) =>
+    setTimeout(() => resolve('timeout'), options.timeoutMs ?? 60_000).unref(),
+  );
+  const outcome = await Promise.race([
+    readyPromise.then(() => 'ready' as const),
+    exited.then(() => 'exited' as const),
+    timeout,
+  ]);
   if (outcome !== 'ready') {
     await kill();
     throw new Error(`worker ${outcome === 'exited' ? 'exited' : 'did not become ready'} during start-up\n${output}`);

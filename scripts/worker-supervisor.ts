@@ -28,7 +28,14 @@ export function restartDelay(failuresInARow: number, initialDelayMs: number, max
 }
 
 export function superviseWorker(options: SupervisorOptions): Supervisor {
-  const { start, stopping, log = (line) => console.error(line), initialDelayMs = 1000, maxDelayMs = 30_000, healthyAfterMs = 60_000 } = options;
+  const {
+    start,
+    stopping,
+    log = (line) => console.error(line),
+    initialDelayMs = 1000,
+    maxDelayMs = 30_000,
+    healthyAfterMs = 60_000,
+  } = options;
   let current: WorkerProcess | undefined;
   let restarts = 0;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,7 +56,9 @@ export function superviseWorker(options: SupervisorOptions): Supervisor {
       failuresInARow = Date.now() - started >= healthyAfterMs ? 1 : failuresInARow + 1;
       const delay = restartDelay(failuresInARow, initialDelayMs, maxDelayMs);
       restarts++;
-      log(`[start] ${outcome}; restarting in ${(delay / 1000).toFixed(1)} s (restart ${restarts}, ${failuresInARow} in a row)`);
+      log(
+        `[start] ${outcome}; restarting in ${(delay / 1000).toFixed(1)} s (restart ${restarts}, ${failuresInARow} in a row)`,
+      );
       await sleep(delay);
     }
   };

@@ -16,7 +16,8 @@ import { CRONTAB, scheduleExpirySweep, TASKS } from '../lib/worker/tasks';
 import { resolveDatabaseUrl } from './db/embedded';
 import { migrate } from './db/migrate';
 
-const log = (event: string, fields: Record<string, unknown> = {}, level = 'info') => console.error(JSON.stringify({ level, event, ...fields }));
+const log = (event: string, fields: Record<string, unknown> = {}, level = 'info') =>
+  console.error(JSON.stringify({ level, event, ...fields }));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 // A promise nobody awaited that failed (e.g. a job completion that ran out of retries) leaves the queue in an
@@ -73,7 +74,9 @@ async function main() {
     void beat(processId, [...workerIds])
       .then(() => releaseStaleWorkers(env().WORKER_STALE_AFTER_SECONDS))
       .then((released) => released.length && log('worker_locks_released', { workers: released }))
-      .catch((error: unknown) => log('worker_heartbeat_failed', { message: error instanceof Error ? error.message : String(error) }));
+      .catch((error: unknown) =>
+        log('worker_heartbeat_failed', { message: error instanceof Error ? error.message : String(error) }),
+      );
   }, heartbeatMs);
   await beat(processId, [...workerIds]);
   log('worker_ready', { concurrency: env().WORKER_CONCURRENCY, pid: process.pid });
@@ -108,10 +111,11 @@ async function main() {
   clearInterval(heartbeat);
   log('worker_runner_stopped', { message: error === null ? 'runner stopped' : message(error) }, 'error');
   watchers.abort();
-  await releaseOwnJobs(processId, [...workerIds]).catch((failure: unknown) => log('worker_release_failed', { message: message(failure) }, 'warn'));
+  await releaseOwnJobs(processId, [...workerIds]).catch((failure: unknown) =>
+    log('worker_release_failed', { message: message(failure) }, 'warn'),
+  );
   process.exit(1);
 }
-
 
 main().catch((error: unknown) => {
   console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);

@@ -10,7 +10,8 @@ export default function PortalError({ error, reset }: { error: Error & { digest?
       <PageHeader title="Something went wrong" description="This page could not be shown. Nothing you did was lost." />
       <Card>
         <p className="text-sm">
-          Try again; if it keeps failing, tell the operator this reference: <code className="font-mono">{error.digest ?? 'none'}</code>
+          Try again; if it keeps failing, tell the operator this reference:{' '}
+          <code className="font-mono">{error.digest ?? 'none'}</code>
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <button type="button" className={buttonClass.primary} onClick={() => reset()}>

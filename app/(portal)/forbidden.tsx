@@ -5,7 +5,10 @@ import { Card, PageHeader } from '@/components/ui';
 export default function PortalForbidden() {
   return (
     <>
-      <PageHeader title="Not available for your role" description="Your role in this workspace does not include this page." />
+      <PageHeader
+        title="Not available for your role"
+        description="Your role in this workspace does not include this page."
+      />
       <Card>
         <p className="text-sm">
           An Owner or Admin of the workspace can change your role on its Members page.{' '}

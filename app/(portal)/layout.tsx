@@ -31,7 +31,10 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <TimeZoneProvider serverTimeZone={isTimeZone(zone) ? zone : null}>
       <div className="min-h-screen">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2"
+        >
           Skip to content
         </a>
         <header className="border-b border-slate-200 bg-white">
@@ -43,7 +46,12 @@ export default async function PortalLayout({ children }: { children: ReactNode }
                   {ctx.workspace.name}
                 </p>
                 <p className="truncate text-xs text-slate-600">
-                  {ctx.email} · <span data-testid="workspace-role">{ROLE_LABELS[ctx.role]}</span> · <Badge tone={ctx.workspace.plan === 'Developer' || ctx.workspace.plan === 'Business' ? 'green' : 'amber'}>{ctx.workspace.plan}</Badge>
+                  {ctx.email} · <span data-testid="workspace-role">{ROLE_LABELS[ctx.role]}</span> ·{' '}
+                  <Badge
+                    tone={ctx.workspace.plan === 'Developer' || ctx.workspace.plan === 'Business' ? 'green' : 'amber'}
+                  >
+                    {ctx.workspace.plan}
+                  </Badge>
                 </p>
               </>
             }
@@ -62,7 +70,12 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         {/* tabIndex -1: focus lands here when a dialog closes and the element that opened it is gone. */}
         <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 focus:outline-none">
           <StatusProvider>
-            <StepUpProvider confirm={confirmIdentity} methods={methods} github={githubOAuth() !== null} windowMinutes={STEP_UP_WINDOW_SECONDS / 60}>
+            <StepUpProvider
+              confirm={confirmIdentity}
+              methods={methods}
+              github={githubOAuth() !== null}
+              windowMinutes={STEP_UP_WINDOW_SECONDS / 60}
+            >
               {children}
             </StepUpProvider>
           </StatusProvider>

@@ -4,7 +4,12 @@ import { Card, DataTable, Notice, StatusBadge, Td } from '@/components/ui';
 import { formatMoney } from '@/lib/invoices/money';
 import type { InvoiceResource } from '@/lib/invoices/schemas';
 import { INVOICE_STATUSES, type InvoiceStatus } from '@/lib/invoices/state';
-import { KEY_EXPIRY_WARNING_DAYS, type MonthVolume, type OverviewAlerts, type SetupProgress } from '@/lib/portal/overview';
+import {
+  KEY_EXPIRY_WARNING_DAYS,
+  type MonthVolume,
+  type OverviewAlerts,
+  type SetupProgress,
+} from '@/lib/portal/overview';
 import { formatFiat } from '@/lib/rates/format';
 import type { PriceCurrency } from '@/lib/rates/feeds';
 import { formatPrice } from '@/lib/invoices/serialize';
@@ -15,7 +20,15 @@ import { can, PAGE_PERMISSIONS, type Role } from '@/lib/teams/roles';
 const linkClass = 'font-semibold underline';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function Alerts({ alerts, environment, role }: { alerts: OverviewAlerts; environment: 'test' | 'live'; role: Role }) {
+export function Alerts({
+  alerts,
+  environment,
+  role,
+}: {
+  alerts: OverviewAlerts;
+  environment: 'test' | 'live';
+  role: Role;
+}) {
   const items: Array<{ key: string; text: string; href: string; linkText: string; allowed: boolean }> = [];
   if (alerts.unmatchedPayments > 0) {
     items.push({
@@ -28,11 +41,23 @@ export function Alerts({ alerts, environment, role }: { alerts: OverviewAlerts; 
   }
   if (alerts.failingEndpoints > 0 || alerts.failedDeliveries > 0 || alerts.retryingDeliveries > 0) {
     const parts = [
-      alerts.failingEndpoints > 0 ? `${plural(alerts.failingEndpoints, `${environment} webhook endpoint`)} failing` : null,
-      alerts.retryingDeliveries > 0 ? `${plural(alerts.retryingDeliveries, 'delivery', 'deliveries')} waiting to retry` : null,
-      alerts.failedDeliveries > 0 ? `${plural(alerts.failedDeliveries, 'delivery', 'deliveries')} failed in the last 7 days` : null,
+      alerts.failingEndpoints > 0
+        ? `${plural(alerts.failingEndpoints, `${environment} webhook endpoint`)} failing`
+        : null,
+      alerts.retryingDeliveries > 0
+        ? `${plural(alerts.retryingDeliveries, 'delivery', 'deliveries')} waiting to retry`
+        : null,
+      alerts.failedDeliveries > 0
+        ? `${plural(alerts.failedDeliveries, 'delivery', 'deliveries')} failed in the last 7 days`
+        : null,
     ].filter(Boolean);
-    items.push({ key: 'webhooks', text: `${parts.join('; ')}.`, href: '/webhooks', linkText: 'Open webhooks', allowed: can(role, PAGE_PERMISSIONS['/webhooks']) });
+    items.push({
+      key: 'webhooks',
+      text: `${parts.join('; ')}.`,
+      href: '/webhooks',
+      linkText: 'Open webhooks',
+      allowed: can(role, PAGE_PERMISSIONS['/webhooks']),
+    });
   }
   if (alerts.keysExpiringSoon > 0) {
     items.push({
@@ -74,7 +99,11 @@ export function Volume({ volume, environment }: { volume: MonthVolume; environme
         <>
           <dl className="space-y-2" data-testid="volume">
             {volume.byCurrency.map((row) => (
-              <div key={row.currency} data-currency={row.currency} className="flex flex-wrap items-baseline justify-between gap-x-4">
+              <div
+                key={row.currency}
+                data-currency={row.currency}
+                className="flex flex-wrap items-baseline justify-between gap-x-4"
+              >
                 <dt className="text-sm text-slate-600">{plural(row.count, 'invoice')}</dt>
                 <dd className="text-xl font-semibold tabular-nums" data-field="received">
                   {formatMoney(row.received, row.currency)}
@@ -85,8 +114,14 @@ export function Volume({ volume, environment }: { volume: MonthVolume; environme
           {volume.byFiat.length > 0 ? (
             <dl className="mt-4 space-y-1 border-t border-slate-100 pt-3 text-sm" data-testid="volume-fiat">
               {volume.byFiat.map((row) => (
-                <div key={row.priceCurrency} data-currency={row.priceCurrency} className="flex flex-wrap items-baseline justify-between gap-x-4">
-                  <dt className="text-slate-600">Priced in {row.priceCurrency} ({plural(row.count, 'invoice')})</dt>
+                <div
+                  key={row.priceCurrency}
+                  data-currency={row.priceCurrency}
+                  className="flex flex-wrap items-baseline justify-between gap-x-4"
+                >
+                  <dt className="text-slate-600">
+                    Priced in {row.priceCurrency} ({plural(row.count, 'invoice')})
+                  </dt>
                   <dd className="font-semibold tabular-nums" data-field="amount">
                     {formatFiat(formatPrice(row.amount, row.priceCurrency), row.priceCurrency as PriceCurrency)}
                   </dd>
@@ -96,7 +131,9 @@ export function Volume({ volume, environment }: { volume: MonthVolume; environme
           ) : null}
           <p className="mt-3 text-xs text-slate-600">
             {plural(paid, 'invoice')} paid, summed per currency as received.
-            {volume.byFiat.length > 0 && volume.unpricedCount > 0 ? ` ${plural(volume.unpricedCount, 'was', 'were')} priced in crypto and ha${volume.unpricedCount === 1 ? 's' : 've'} no fiat value.` : ''}
+            {volume.byFiat.length > 0 && volume.unpricedCount > 0
+              ? ` ${plural(volume.unpricedCount, 'was', 'were')} priced in crypto and ha${volume.unpricedCount === 1 ? 's' : 've'} no fiat value.`
+              : ''}
           </p>
         </>
       )}
@@ -104,7 +141,15 @@ export function Volume({ volume, environment }: { volume: MonthVolume; environme
   );
 }
 
-export function StatusCounts({ counts, environment, monthStart }: { counts: Record<InvoiceStatus, number>; environment: 'test' | 'live'; monthStart: string }) {
+export function StatusCounts({
+  counts,
+  environment,
+  monthStart,
+}: {
+  counts: Record<InvoiceStatus, number>;
+  environment: 'test' | 'live';
+  monthStart: string;
+}) {
   return (
     <Card title="Invoices created this month">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="status-counts">
@@ -114,7 +159,11 @@ export function StatusCounts({ counts, environment, monthStart }: { counts: Reco
               <StatusBadge status={status} />
             </dt>
             <dd className="mt-1 text-xl font-semibold tabular-nums">
-              <Link href={`/invoices?env=${environment}&status=${status}&from=${monthStart}`} className="text-slate-900 hover:underline" aria-label={`${counts[status]} ${status} (list them)`}>
+              <Link
+                href={`/invoices?env=${environment}&status=${status}&from=${monthStart}`}
+                className="text-slate-900 hover:underline"
+                aria-label={`${counts[status]} ${status} (list them)`}
+              >
                 {counts[status]}
               </Link>
             </dd>
@@ -125,20 +174,39 @@ export function StatusCounts({ counts, environment, monthStart }: { counts: Reco
   );
 }
 
-export function LatestInvoices({ invoices, environment }: { invoices: InvoiceResource[]; environment: 'test' | 'live' }) {
+export function LatestInvoices({
+  invoices,
+  environment,
+}: {
+  invoices: InvoiceResource[];
+  environment: 'test' | 'live';
+}) {
   return (
     <Card title="Latest invoices">
       {invoices.length === 0 ? (
         <p className="text-sm text-slate-600">No {environment} invoices yet.</p>
       ) : (
-        <DataTable testId="latest-invoices" columns={[{ label: 'Invoice' }, { label: 'Amount', align: 'right' }, { label: 'Status' }, { label: 'Created' }]}>
+        <DataTable
+          testId="latest-invoices"
+          columns={[
+            { label: 'Invoice' },
+            { label: 'Amount', align: 'right' },
+            { label: 'Status' },
+            { label: 'Created' },
+          ]}
+        >
           {invoices.map((invoice) => (
             <tr key={invoice.id} className="relative cursor-pointer hover:bg-slate-50 focus-within:bg-indigo-50">
               <Td label="Invoice" className="font-mono text-xs">
-                <Link href={`/invoices/${invoice.id}`} className="break-all text-indigo-700 underline after:absolute after:inset-0 after:content-['']">
+                <Link
+                  href={`/invoices/${invoice.id}`}
+                  className="break-all text-indigo-700 underline after:absolute after:inset-0 after:content-['']"
+                >
                   {invoice.id}
                 </Link>
-                {invoice.description ? <span className="block font-sans text-slate-600">{invoice.description}</span> : null}
+                {invoice.description ? (
+                  <span className="block font-sans text-slate-600">{invoice.description}</span>
+                ) : null}
               </Td>
               <Td label="Amount" className="whitespace-nowrap text-right tabular-nums">
                 {formatMoney(invoice.amount, invoice.currency)}
@@ -169,7 +237,11 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
       done: apiAccess,
       content: (
         <>
-          Pick a plan with API access in <Link href="/billing" className="text-indigo-700 underline">Billing</Link>.
+          Pick a plan with API access in{' '}
+          <Link href="/billing" className="text-indigo-700 underline">
+            Billing
+          </Link>
+          .
         </>
       ),
     },
@@ -177,7 +249,11 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
       done: progress.testKeyUsed,
       content: (
         <>
-          Create a test key in <Link href="/keys" className="text-indigo-700 underline">API keys</Link> and call <code className="font-mono">GET /v1/me</code> with it in the{' '}
+          Create a test key in{' '}
+          <Link href="/keys" className="text-indigo-700 underline">
+            API keys
+          </Link>{' '}
+          and call <code className="font-mono">GET /v1/me</code> with it in the{' '}
           <code className="font-mono">X-API-Key</code> header.
         </>
       ),
@@ -186,8 +262,15 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
       done: progress.testInvoicePaid,
       content: (
         <>
-          Create test invoices (with the API or <Link href="/invoices/new" className="text-indigo-700 underline">New invoice</Link>), then simulate their payment from{' '}
-          <Link href="/invoices" className="text-indigo-700 underline">Invoices</Link>.
+          Create test invoices (with the API or{' '}
+          <Link href="/invoices/new" className="text-indigo-700 underline">
+            New invoice
+          </Link>
+          ), then simulate their payment from{' '}
+          <Link href="/invoices" className="text-indigo-700 underline">
+            Invoices
+          </Link>
+          .
         </>
       ),
     },
@@ -195,7 +278,11 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
       done: progress.webhookEndpoint,
       content: (
         <>
-          Add a <Link href="/webhooks" className="text-indigo-700 underline">webhook endpoint</Link> to hear about payments.
+          Add a{' '}
+          <Link href="/webhooks" className="text-indigo-700 underline">
+            webhook endpoint
+          </Link>{' '}
+          to hear about payments.
         </>
       ),
     },
@@ -203,7 +290,11 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
       done: progress.wallet,
       content: (
         <>
-          Add <Link href="/wallets" className="text-indigo-700 underline">wallets</Link> before creating live invoices.
+          Add{' '}
+          <Link href="/wallets" className="text-indigo-700 underline">
+            wallets
+          </Link>{' '}
+          before creating live invoices.
         </>
       ),
     },
@@ -220,7 +311,11 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
           <li key={i} className="flex gap-3" data-done={step.done}>
             <span
               aria-hidden="true"
-              className={step.done ? 'mt-0.5 flex h-5 w-5 flex-none items-center justify-center rounded-full bg-green-600 text-xs text-white' : 'mt-0.5 flex h-5 w-5 flex-none items-center justify-center rounded-full ring-1 ring-slate-400 text-xs text-slate-600'}
+              className={
+                step.done
+                  ? 'mt-0.5 flex h-5 w-5 flex-none items-center justify-center rounded-full bg-green-600 text-xs text-white'
+                  : 'mt-0.5 flex h-5 w-5 flex-none items-center justify-center rounded-full ring-1 ring-slate-400 text-xs text-slate-600'
+              }
             >
               {step.done ? '✓' : i + 1}
             </span>
@@ -234,4 +329,3 @@ export function GetStarted({ progress, apiAccess }: { progress: SetupProgress; a
     </Card>
   );
 }
-

@@ -47,7 +47,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
               key={env}
               href={`/?env=${env}`}
               aria-current={env === environment ? 'page' : undefined}
-              className={cx('px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md', env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700')}
+              className={cx(
+                'px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md',
+                env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700',
+              )}
             >
               {env === 'test' ? 'Test' : 'Live'}
             </Link>
@@ -58,7 +61,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
         {!plan.apiAccess ? (
           <Notice tone="warning" title={`Your ${plan.name} plan has no API access`}>
             <p>
-              API keys can be created, but every /v1 request answers 403 until the workspace is on the Developer or Business plan.{' '}
+              API keys can be created, but every /v1 request answers 403 until the workspace is on the Developer or
+              Business plan.{' '}
               {can(role, 'plan.change') ? (
                 <>
                   <Link href="/billing" className="font-semibold underline">
@@ -77,11 +81,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
         {role === 'owner' ? <GetStarted progress={progress} apiAccess={plan.apiAccess} /> : null}
         <div className="grid gap-6 md:grid-cols-2">
           <Volume volume={volume} environment={environment} />
-          <StatusCounts counts={counts} environment={environment} monthStart={startOfUtcMonth(now).toISOString().slice(0, 10)} />
+          <StatusCounts
+            counts={counts}
+            environment={environment}
+            monthStart={startOfUtcMonth(now).toISOString().slice(0, 10)}
+          />
         </div>
         <Card title="Payments per day">
           <DailyChart days={days} noun={{ one: 'paid invoice', many: 'paid invoices' }} testId="payments-chart" />
-          <p className="mt-2 text-xs text-slate-600">{environment === 'live' ? 'Live' : 'Test'} invoices paid on each UTC day of {month}.</p>
+          <p className="mt-2 text-xs text-slate-600">
+            {environment === 'live' ? 'Live' : 'Test'} invoices paid on each UTC day of {month}.
+          </p>
         </Card>
         <LatestInvoices invoices={latest.invoices} environment={environment} />
         <div className="grid gap-6 md:grid-cols-2">
@@ -96,13 +106,18 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
               <dt className="text-slate-600">Allows</dt>
               <dd data-testid="plan-allowance">{planAllowance(plan)}</dd>
               <dt className="text-slate-600">Created</dt>
-              <dd><LocalTime value={workspace.createdAt} /></dd>
+              <dd>
+                <LocalTime value={workspace.createdAt} />
+              </dd>
             </dl>
           </Card>
           <Card title="API requests this month">
             <UsageBar used={used} limit={plan.monthlyLimit} />
             <p className="mt-3 text-sm text-slate-600">
-              Counted per UTC calendar month. <Link href="/usage" className="font-semibold text-indigo-700 underline">See usage details</Link>
+              Counted per UTC calendar month.{' '}
+              <Link href="/usage" className="font-semibold text-indigo-700 underline">
+                See usage details
+              </Link>
             </p>
           </Card>
         </div>
@@ -116,7 +131,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
               {changes.map((change) => (
                 <li key={change.id} className="py-2">
                   <p className="font-medium">
-                    {change.summary} <span className="font-normal text-slate-600">{timeAgo(change.createdAt, now)}</span>
+                    {change.summary}{' '}
+                    <span className="font-normal text-slate-600">{timeAgo(change.createdAt, now)}</span>
                   </p>
                   <p className="break-words text-xs text-slate-600">
                     by {change.actorLabel}
@@ -127,10 +143,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
             </ul>
           )}
           <p className="mt-3 text-sm text-slate-600">
-            Not you? Change your password on the <Link href="/account" className="font-semibold text-indigo-700 underline">Account</Link> page (it
-            signs out every other session){can(role, 'audit.read') ? (
+            Not you? Change your password on the{' '}
+            <Link href="/account" className="font-semibold text-indigo-700 underline">
+              Account
+            </Link>{' '}
+            page (it signs out every other session)
+            {can(role, 'audit.read') ? (
               <>
-                , then check the <Link href="/audit" className="font-semibold text-indigo-700 underline">audit log</Link>
+                , then check the{' '}
+                <Link href="/audit" className="font-semibold text-indigo-700 underline">
+                  audit log
+                </Link>
               </>
             ) : null}
             .

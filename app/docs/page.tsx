@@ -16,7 +16,8 @@ export const metadata: Metadata = { title: 'API reference' };
 export const dynamic = 'force-dynamic';
 
 type Json = Record<string, unknown>;
-const asJson = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const asJson = (value: unknown): Json =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 
 /** Styles for HTML rendered from Markdown (descendant selectors: the HTML comes from markdown-it, not JSX). */
 const MARKDOWN_CLASS =
@@ -29,25 +30,46 @@ const METHOD_TONE: Record<string, string> = {
 };
 
 /** Markdown from the OpenAPI document, as HTML. markdown-it escapes raw HTML and refuses script links (lib/docs/markdown.ts). */
-function Markdown({ source, inline = false, className = '' }: { source: string; inline?: boolean; className?: string }) {
+function Markdown({
+  source,
+  inline = false,
+  className = '',
+}: {
+  source: string;
+  inline?: boolean;
+  className?: string;
+}) {
   const html = inline ? inlineMarkdownToHtml(source) : markdownToHtml(source);
   const Tag = inline ? 'span' : 'div';
   return <Tag className={`${MARKDOWN_CLASS} ${className}`} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function MethodBadge({ method }: { method: string }) {
-  return <span className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold uppercase ring-1 ring-inset ${METHOD_TONE[method] ?? 'bg-slate-100 ring-slate-300'}`}>{method}</span>;
+  return (
+    <span
+      className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold uppercase ring-1 ring-inset ${METHOD_TONE[method] ?? 'bg-slate-100 ring-slate-300'}`}
+    >
+      {method}
+    </span>
+  );
 }
 
 function CodeBlock({ title, code, testId }: { title: string; code: string; testId?: string }) {
   return (
-    <figure className="overflow-hidden rounded-lg bg-slate-900 text-slate-100 ring-1 ring-slate-800" data-testid={testId}>
+    <figure
+      className="overflow-hidden rounded-lg bg-slate-900 text-slate-100 ring-1 ring-slate-800"
+      data-testid={testId}
+    >
       <figcaption className="flex items-center justify-between gap-2 border-b border-slate-700 px-3 py-1.5 text-xs font-semibold text-slate-200">
         <span>{title}</span>
         <CopyButton value={code} name={title} size="sm" />
       </figcaption>
       {/* Focusable: a keyboard user scrolls a long line with the arrow keys. */}
-      <pre tabIndex={0} aria-label={title} className="overflow-x-auto p-3 font-mono text-xs leading-relaxed focus:outline-2 focus:outline-indigo-400">
+      <pre
+        tabIndex={0}
+        aria-label={title}
+        className="overflow-x-auto p-3 font-mono text-xs leading-relaxed focus:outline-2 focus:outline-indigo-400"
+      >
         <code>{code}</code>
       </pre>
     </figure>
@@ -62,12 +84,23 @@ function refName(schema: Json): string | null {
 function typeOf(schemaValue: unknown): ReactNode {
   const schema = asJson(schemaValue);
   const ref = refName(schema);
-  if (ref) return <a href={`#schema-${ref}`} className="text-indigo-700 underline">{ref}</a>;
+  if (ref)
+    return (
+      <a href={`#schema-${ref}`} className="text-indigo-700 underline">
+        {ref}
+      </a>
+    );
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = schema[key];
-    if (Array.isArray(options)) return options.map((s, i) => <span key={i}>{i > 0 ? ' | ' : ''}{typeOf(s)}</span>);
+    if (Array.isArray(options))
+      return options.map((s, i) => (
+        <span key={i}>
+          {i > 0 ? ' | ' : ''}
+          {typeOf(s)}
+        </span>
+      ));
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0 && !schema.properties) return typeOf(schema.allOf[0]);
   if (schema.type === 'array') return <>array of {typeOf(schema.items)}</>;
@@ -75,7 +108,19 @@ function typeOf(schemaValue: unknown): ReactNode {
   return typeof schema.type === 'string' ? schema.type : 'object';
 }
 
-function Field({ name, type, required, description, location }: { name: string; type: ReactNode; required: boolean; description: string | null; location?: string }) {
+function Field({
+  name,
+  type,
+  required,
+  description,
+  location,
+}: {
+  name: string;
+  type: ReactNode;
+  required: boolean;
+  description: string | null;
+  location?: string;
+}) {
   return (
     <div className="py-2">
       <dt className="flex flex-wrap items-baseline gap-x-2">
@@ -102,7 +147,13 @@ function PropertyList({ schema }: { schema: Json }) {
   return (
     <dl className="divide-y divide-slate-100">
       {properties.map(([name, value]) => (
-        <Field key={name} name={name} type={typeOf(value)} required={required.has(name)} description={typeof asJson(value).description === 'string' ? String(asJson(value).description) : null} />
+        <Field
+          key={name}
+          name={name}
+          type={typeOf(value)}
+          required={required.has(name)}
+          description={typeof asJson(value).description === 'string' ? String(asJson(value).description) : null}
+        />
       ))}
     </dl>
   );
@@ -112,7 +163,14 @@ function Parameters({ parameters }: { parameters: ReferenceParameter[] }) {
   return (
     <dl className="divide-y divide-slate-100">
       {parameters.map((p) => (
-        <Field key={`${p.in}-${p.name}`} name={p.name} location={p.in} type={typeOf(p.schema)} required={p.required} description={p.description} />
+        <Field
+          key={`${p.in}-${p.name}`}
+          name={p.name}
+          location={p.in}
+          type={typeOf(p.schema)}
+          required={p.required}
+          description={p.description}
+        />
       ))}
     </dl>
   );
@@ -121,7 +179,12 @@ function Parameters({ parameters }: { parameters: ReferenceParameter[] }) {
 function Operation({ op }: { op: ReferenceOperation }) {
   const body = op.requestBody?.schema ?? null;
   return (
-    <article id={op.id} aria-labelledby={`${op.id}-title`} className="scroll-mt-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-operation={op.id}>
+    <article
+      id={op.id}
+      aria-labelledby={`${op.id}-title`}
+      className="scroll-mt-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+      data-operation={op.id}
+    >
       <h3 id={`${op.id}-title`} className="text-lg font-semibold">
         {op.summary}
       </h3>
@@ -141,7 +204,10 @@ function Operation({ op }: { op: ReferenceOperation }) {
           {body ? (
             <>
               <h4 className="mt-5 text-sm font-semibold">
-                Request body <span className="font-normal text-slate-600">(JSON{op.requestBody?.required ? ', required' : ''}) — {typeOf(body)}</span>
+                Request body{' '}
+                <span className="font-normal text-slate-600">
+                  (JSON{op.requestBody?.required ? ', required' : ''}) — {typeOf(body)}
+                </span>
               </h4>
               <PropertyList schema={op.requestBody?.resolved ?? body} />
             </>
@@ -150,10 +216,16 @@ function Operation({ op }: { op: ReferenceOperation }) {
           <dl className="divide-y divide-slate-100 text-sm">
             {op.responses.map((response) => (
               <div key={response.status} className="flex gap-3 py-2">
-                <dt className={`shrink-0 font-mono font-semibold ${response.status.startsWith('2') ? 'text-green-800' : 'text-slate-800'}`}>{response.status}</dt>
+                <dt
+                  className={`shrink-0 font-mono font-semibold ${response.status.startsWith('2') ? 'text-green-800' : 'text-slate-800'}`}
+                >
+                  {response.status}
+                </dt>
                 <dd className="min-w-0 text-slate-700">
                   <Markdown source={response.description} inline />
-                  {response.schema && response.status.startsWith('2') ? <span className="text-slate-600"> — {typeOf(response.schema)}</span> : null}
+                  {response.schema && response.status.startsWith('2') ? (
+                    <span className="text-slate-600"> — {typeOf(response.schema)}</span>
+                  ) : null}
                 </dd>
               </div>
             ))}
@@ -161,9 +233,15 @@ function Operation({ op }: { op: ReferenceOperation }) {
         </div>
         <div className="min-w-0 space-y-3">
           <CodeBlock title={`${op.summary}: curl`} code={op.examples.curl} testId="example-curl" />
-          {op.examples.sdk ? <CodeBlock title={`${op.summary}: Node.js SDK`} code={op.examples.sdk} testId="example-sdk" /> : null}
+          {op.examples.sdk ? (
+            <CodeBlock title={`${op.summary}: Node.js SDK`} code={op.examples.sdk} testId="example-sdk" />
+          ) : null}
           {op.examples.response ? (
-            <CodeBlock title={`${op.summary}: response ${op.examples.response.status}`} code={JSON.stringify(op.examples.response.body, null, 2)} testId="example-response" />
+            <CodeBlock
+              title={`${op.summary}: response ${op.examples.response.status}`}
+              code={JSON.stringify(op.examples.response.body, null, 2)}
+              testId="example-response"
+            />
           ) : null}
         </div>
       </div>
@@ -175,7 +253,10 @@ export default function DocsPage() {
   const reference = apiReference();
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to the reference
       </a>
       <header className="border-b border-slate-200 bg-white">
@@ -184,9 +265,15 @@ export default function DocsPage() {
             ← Portal
           </Link>
           <nav aria-label="Documentation" className="flex flex-wrap gap-x-4 gap-y-1">
-            <a href={ERRORS_PAGE_PATH} className="text-indigo-700 underline">Errors</a>
-            <Link href="/docs/versioning" className="text-indigo-700 underline">Versioning</Link>
-            <a href={OPENAPI_PATH} className="text-indigo-700 underline">OpenAPI (JSON)</a>
+            <a href={ERRORS_PAGE_PATH} className="text-indigo-700 underline">
+              Errors
+            </a>
+            <Link href="/docs/versioning" className="text-indigo-700 underline">
+              Versioning
+            </Link>
+            <a href={OPENAPI_PATH} className="text-indigo-700 underline">
+              OpenAPI (JSON)
+            </a>
           </nav>
         </div>
       </header>
@@ -196,7 +283,10 @@ export default function DocsPage() {
           <ul className="mt-2 space-y-3">
             {reference.sections.map((section) => (
               <li key={section.tag}>
-                <a href={`#tag-${section.tag.replace(/\W+/g, '-')}`} className="font-medium text-slate-900 underline decoration-slate-300">
+                <a
+                  href={`#tag-${section.tag.replace(/\W+/g, '-')}`}
+                  className="font-medium text-slate-900 underline decoration-slate-300"
+                >
                   {section.tag}
                 </a>
                 <ul className="mt-1 space-y-1 border-l border-slate-200 pl-3">
@@ -211,10 +301,14 @@ export default function DocsPage() {
               </li>
             ))}
             <li>
-              <a href="#webhook-events" className="font-medium text-slate-900 underline decoration-slate-300">Webhook events</a>
+              <a href="#webhook-events" className="font-medium text-slate-900 underline decoration-slate-300">
+                Webhook events
+              </a>
             </li>
             <li>
-              <a href="#schemas" className="font-medium text-slate-900 underline decoration-slate-300">Schemas</a>
+              <a href="#schemas" className="font-medium text-slate-900 underline decoration-slate-300">
+                Schemas
+              </a>
             </li>
           </ul>
         </nav>
@@ -224,15 +318,25 @@ export default function DocsPage() {
             <p className="mt-1 text-sm text-slate-600">
               Version {reference.version} · Base URL <code className="break-all font-mono">{reference.serverUrl}</code>
             </p>
-            <Markdown source={reference.description} className="mt-4 max-w-3xl text-sm leading-relaxed text-slate-800" />
+            <Markdown
+              source={reference.description}
+              className="mt-4 max-w-3xl text-sm leading-relaxed text-slate-800"
+            />
           </div>
           {reference.sections.map((section) => (
-            <section key={section.tag} id={`tag-${section.tag.replace(/\W+/g, '-')}`} aria-labelledby={`tag-${section.tag.replace(/\W+/g, '-')}-title`} className="scroll-mt-4 space-y-4">
+            <section
+              key={section.tag}
+              id={`tag-${section.tag.replace(/\W+/g, '-')}`}
+              aria-labelledby={`tag-${section.tag.replace(/\W+/g, '-')}-title`}
+              className="scroll-mt-4 space-y-4"
+            >
               <div>
                 <h2 id={`tag-${section.tag.replace(/\W+/g, '-')}-title`} className="text-2xl font-semibold">
                   {section.tag}
                 </h2>
-                {section.description ? <Markdown source={section.description} className="mt-1 text-sm text-slate-700" /> : null}
+                {section.description ? (
+                  <Markdown source={section.description} className="mt-1 text-sm text-slate-700" />
+                ) : null}
               </div>
               {section.operations.map((op) => (
                 <Operation key={op.id} op={op} />
@@ -244,7 +348,11 @@ export default function DocsPage() {
               Webhook events
             </h2>
             <p className="text-sm text-slate-700">
-              Each is a signed POST of an <a href="#schema-Event" className="text-indigo-700 underline">Event</a> to your endpoints (add them in the portal under Webhooks).
+              Each is a signed POST of an{' '}
+              <a href="#schema-Event" className="text-indigo-700 underline">
+                Event
+              </a>{' '}
+              to your endpoints (add them in the portal under Webhooks).
             </p>
             <dl className="divide-y divide-slate-100 rounded-lg bg-white px-4 shadow-sm ring-1 ring-slate-200 sm:px-6">
               {reference.webhooks.map((hook) => (
@@ -264,11 +372,18 @@ export default function DocsPage() {
               Schemas
             </h2>
             {reference.schemas.map(({ name, schema }) => (
-              <section key={name} id={`schema-${name}`} aria-labelledby={`schema-${name}-title`} className="scroll-mt-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+              <section
+                key={name}
+                id={`schema-${name}`}
+                aria-labelledby={`schema-${name}-title`}
+                className="scroll-mt-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+              >
                 <h3 id={`schema-${name}-title`} className="text-base font-semibold">
                   {name}
                 </h3>
-                {typeof schema.description === 'string' ? <Markdown source={schema.description} className="mt-1 text-sm text-slate-700" /> : null}
+                {typeof schema.description === 'string' ? (
+                  <Markdown source={schema.description} className="mt-1 text-sm text-slate-700" />
+                ) : null}
                 <PropertyList schema={schema} />
               </section>
             ))}

@@ -12,7 +12,10 @@ type Handler = (request: Request, context: never) => Promise<Response>;
 let logger: pino.Logger | undefined;
 function accessLogger(): pino.Logger {
   // Asynchronous writes (sonic-boom), flushed on exit by pino: the request never waits for stdout.
-  logger ??= pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' }, pino.destination({ dest: 1, sync: false }));
+  logger ??= pino(
+    { base: null, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' },
+    pino.destination({ dest: 1, sync: false }),
+  );
   return logger;
 }
 

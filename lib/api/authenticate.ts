@@ -70,13 +70,22 @@ export async function authenticateRequest(
     case 'unknown':
       throw invalid();
     case 'revoked':
-      throw new AppError('revoked_api_key', 'The API key has been revoked', { headers: { 'WWW-Authenticate': CHALLENGE_INVALID } });
-    case 'expired':
-      throw new AppError('expired_api_key', 'The API key has expired. Use the key that replaced it, or create a new one in the portal', {
+      throw new AppError('revoked_api_key', 'The API key has been revoked', {
         headers: { 'WWW-Authenticate': CHALLENGE_INVALID },
       });
+    case 'expired':
+      throw new AppError(
+        'expired_api_key',
+        'The API key has expired. Use the key that replaced it, or create a new one in the portal',
+        {
+          headers: { 'WWW-Authenticate': CHALLENGE_INVALID },
+        },
+      );
     case 'ip_not_allowed':
-      throw new AppError('ip_not_allowed', "This API key only accepts requests from the addresses on its allowlist, and this request's address is not on it");
+      throw new AppError(
+        'ip_not_allowed',
+        "This API key only accepts requests from the addresses on its allowlist, and this request's address is not on it",
+      );
     case 'no_api_access':
       throw new AppError('plan_without_api_access', planWithoutApiAccessMessage(result.plan));
     case 'monthly_limit_exceeded':
@@ -91,7 +100,12 @@ export async function authenticateRequest(
         result.bucket === 'key'
           ? `This key allows ${result.rate.keyCapacity} requests per second. Retry after the Retry-After delay`
           : `This workspace's ${result.key.environment} keys together allow ${result.rate.workspaceCapacity} requests per second. Retry after the Retry-After delay`,
-        { headers: { ...headersFor(result, options.now), 'Retry-After': String(retryAfterSeconds(result.rate, result.bucket)) } },
+        {
+          headers: {
+            ...headersFor(result, options.now),
+            'Retry-After': String(retryAfterSeconds(result.rate, result.bucket)),
+          },
+        },
       );
     case 'ok':
       break;
@@ -100,7 +114,9 @@ export async function authenticateRequest(
   if (options.scope && !result.key.scopes.includes(options.scope)) {
     // RFC 6750 §3: the challenge names the scope the operation needs.
     const challenge = `${CHALLENGE}, error="insufficient_scope", scope="${options.scope}"`;
-    throw new AppError('missing_scope', missingScopeMessage(options.scope), { headers: { ...headers, 'WWW-Authenticate': challenge } });
+    throw new AppError('missing_scope', missingScopeMessage(options.scope), {
+      headers: { ...headers, 'WWW-Authenticate': challenge },
+    });
   }
   return { authorization: result, headers };
 }

@@ -9,13 +9,20 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * still arriving after the time limit is abandoned with 408 request_timeout (the caller reads the body before
  * authenticating, so such a request is never counted and holds no database work).
  */
-export async function readBodyText(request: Request, timeoutMs: number = env().REQUEST_BODY_TIMEOUT_MS): Promise<string> {
+export async function readBodyText(
+  request: Request,
+  timeoutMs: number = env().REQUEST_BODY_TIMEOUT_MS,
+): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return '';
 
   const reader = request.body.getReader();
-  const read: BodyRead = { deadline: performance.now() + timeoutMs, cancel: () => void reader.cancel().catch(() => undefined), timedOut: false };
+  const read: BodyRead = {
+    deadline: performance.now() + timeoutMs,
+    cancel: () => void reader.cancel().catch(() => undefined),
+    timedOut: false,
+  };
   watch(read);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,9 +31,13 @@ export async function readBodyText(request: Request, timeoutMs: number = env().R
       // A timed-out read is cancelled by the sweeper, which ends this loop with done.
       const next = await reader.read();
       if (read.timedOut) {
-        throw new AppError('request_timeout', `The request body did not arrive within ${Math.round(timeoutMs / 1000)} s. Send the whole body at once`, {
-          headers: { Connection: 'close' },
-        });
+        throw new AppError(
+          'request_timeout',
+          `The request body did not arrive within ${Math.round(timeoutMs / 1000)} s. Send the whole body at once`,
+          {
+            headers: { Connection: 'close' },
+          },
+        );
       }
       if (next.done) break;
       size += next.value.byteLength;
@@ -91,7 +102,10 @@ export function parseJsonText(text: string, contentType: string | null): unknown
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new AppError('malformed_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json');
+    throw new AppError(
+      'malformed_json',
+      'The request body is not valid JSON. Send a JSON object with Content-Type: application/json',
+    );
   }
 }
 

@@ -59,7 +59,9 @@ export interface Endpoint<
    * answers it (one round trip in all), bounded by the key's tenant, and the handler gets its answer as `read`.
    */
   read?: (inputs: { params: z.output<Params>; query: z.output<Query>; now: Date }) => TenantRead<Read>;
-  handler: (ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>, Read>) => Promise<z.input<Result>> | z.input<Result>;
+  handler: (
+    ctx: EndpointContext<z.output<Params>, z.output<Query>, z.output<Body>, Read>,
+  ) => Promise<z.input<Result>> | z.input<Result>;
   /**
    * POST with an effect: renders the row its statement stored with the Idempotency-Key record as the response
    * body, as of the request's time (a replay answers exactly what the first request did).
@@ -67,9 +69,13 @@ export interface Endpoint<
   renderStored?: (snapshot: unknown, at: Date) => z.input<Result>;
 }
 
-export function defineEndpoint<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType, Result extends z.ZodType, Read = undefined>(
-  endpoint: Endpoint<Params, Query, Body, Result, Read>,
-): Endpoint<Params, Query, Body, Result, Read> {
+export function defineEndpoint<
+  Params extends z.ZodType,
+  Query extends z.ZodType,
+  Body extends z.ZodType,
+  Result extends z.ZodType,
+  Read = undefined,
+>(endpoint: Endpoint<Params, Query, Body, Result, Read>): Endpoint<Params, Query, Body, Result, Read> {
   return endpoint;
 }
 

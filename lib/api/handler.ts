@@ -34,10 +34,17 @@ export const NO_QUERY = z.strictObject({});
  * Step 7 for the path parameters and query: parsed before authentication, because an endpoint's read
  * is built from them, but a failure is only thrown once steps 1–6 have passed.
  */
-async function parseLocation(endpoint: AnyEndpoint, request: Request, context: RouteContext): Promise<Outcome<{ params: unknown; query: unknown }>> {
+async function parseLocation(
+  endpoint: AnyEndpoint,
+  request: Request,
+  context: RouteContext,
+): Promise<Outcome<{ params: unknown; query: unknown }>> {
   try {
     const params: unknown = endpoint.params ? parseOrThrow(endpoint.params, await context.params) : {};
-    const query: unknown = parseOrThrow(endpoint.query ?? NO_QUERY, Object.fromEntries(new URL(request.url).searchParams));
+    const query: unknown = parseOrThrow(
+      endpoint.query ?? NO_QUERY,
+      Object.fromEntries(new URL(request.url).searchParams),
+    );
     return { ok: true, value: { params, query } };
   } catch (error) {
     return { ok: false, error };
@@ -68,14 +75,20 @@ function parseBody(endpoint: AnyEndpoint, text: Outcome<string | undefined>, con
 }
 
 /** Runs the handler; domain refusals (404, 409, 422) become a stored outcome, anything else propagates. */
-async function execute(endpoint: AnyEndpoint, ctx: EndpointContext<unknown, unknown, unknown, unknown>): Promise<StoredResponse> {
+async function execute(
+  endpoint: AnyEndpoint,
+  ctx: EndpointContext<unknown, unknown, unknown, unknown>,
+): Promise<StoredResponse> {
   try {
     return { status: endpoint.successStatus, body: JSON.stringify(await endpoint.handler(ctx)) };
   } catch (error) {
     // A 5xx is never stored (it is worth retrying with the same Idempotency-Key): it goes out through
     // errorResponse, with its own headers (rate_unavailable's Retry-After).
     if (!isAppError(error) || error.status >= 500) throw error;
-    return { status: error.status, body: JSON.stringify(problemBody(error.code, error.message, ctx.requestId, error.errors)) };
+    return {
+      status: error.status,
+      body: JSON.stringify(problemBody(error.code, error.message, ctx.requestId, error.errors)),
+    };
   }
 }
 
@@ -114,7 +127,12 @@ function recordRequest(identity: KeyIdentity, request: Request, response: Respon
   });
 }
 
-async function handle(endpoint: AnyEndpoint, request: Request, context: RouteContext, seen: { identity: KeyIdentity | null }): Promise<Response> {
+async function handle(
+  endpoint: AnyEndpoint,
+  request: Request,
+  context: RouteContext,
+  seen: { identity: KeyIdentity | null },
+): Promise<Response> {
   const requestId = newRequestId();
   const now = new Date();
   let headers: Record<string, string> = {};
@@ -145,7 +163,11 @@ async function handle(endpoint: AnyEndpoint, request: Request, context: RouteCon
     const fingerprint = requestFingerprint(endpoint.method, new URL(request.url).pathname, rawBody);
     const options = { status: endpoint.successStatus, at: now, render: endpoint.renderStored };
     const outcome = await runIdempotently(tenantKey, fingerprint, options, run);
-    return storedResponse(outcome.response, requestId, outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers);
+    return storedResponse(
+      outcome.response,
+      requestId,
+      outcome.replayed ? { ...headers, 'Idempotent-Replayed': 'true' } : headers,
+    );
   } catch (error) {
     return errorResponse(error, requestId, headers);
   }
@@ -165,7 +187,10 @@ function storedResponse(response: StoredResponse, requestId: string, headers: Re
 
 export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
   if (isAppError(error)) {
-    return problemResponse(error.code, error.message, requestId, { errors: error.errors, headers: { ...headers, ...error.headers } });
+    return problemResponse(error.code, error.message, requestId, {
+      errors: error.errors,
+      headers: { ...headers, ...error.headers },
+    });
   }
   const unavailable = isDatabaseUnavailable(error);
   // Log what an operator needs to find the failure; never the request's headers or body.
@@ -182,5 +207,10 @@ export function errorResponse(error: unknown, requestId: string, headers: Record
     ? problemResponse('service_unavailable', 'The service is temporarily unavailable. Retry shortly', requestId, {
         headers: { ...headers, 'Retry-After': '1' },
       })
-    : problemResponse('internal_error', 'An unexpected error occurred. Quote the request id when contacting support', requestId, { headers });
+    : problemResponse(
+        'internal_error',
+        'An unexpected error occurred. Quote the request id when contacting support',
+        requestId,
+        { headers },
+      );
 }

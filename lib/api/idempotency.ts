@@ -50,7 +50,9 @@ export function readIdempotencyKey(headers: Headers): string | null {
 
 /** What makes two requests "the same": method, path and the parsed body (formatting and key order do not matter). */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {
@@ -91,7 +93,11 @@ async function lookUp(tenantKey: TenantIdempotencyKey): Promise<RecordRow | null
 }
 
 /** Stores a response that had no effect to commit with (a refusal); false when a record exists already (kept as it is). */
-async function storeWithoutEffect(tenantKey: TenantIdempotencyKey, fingerprint: string, response: StoredResponse): Promise<boolean> {
+async function storeWithoutEffect(
+  tenantKey: TenantIdempotencyKey,
+  fingerprint: string,
+  response: StoredResponse,
+): Promise<boolean> {
   const rows = await runStatement(
     durableSql(),
     `INSERT INTO idempotency_records (workspace_id, environment, key, request_hash, response_status, response_body, created_at)
@@ -105,7 +111,10 @@ async function storeWithoutEffect(tenantKey: TenantIdempotencyKey, fingerprint: 
 
 function replay(record: RecordRow, fingerprint: string, render: RenderStored | undefined): IdempotentOutcome {
   if (record.request_hash !== fingerprint) {
-    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request');
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request',
+    );
   }
   let body = record.response_body;
   if (record.response_snapshot !== null && record.response_at !== null && render) {
@@ -115,7 +124,8 @@ function replay(record: RecordRow, fingerprint: string, render: RenderStored | u
   return { replayed: true, response: { status: record.response_status, body } };
 }
 
-export type IdempotentOutcome = { replayed: false; response: StoredResponse } | { replayed: true; response: StoredResponse };
+export type IdempotentOutcome =
+  { replayed: false; response: StoredResponse } | { replayed: true; response: StoredResponse };
 
 /** A few rounds at most: each one means another request with this key committed or rolled back meanwhile. */
 const MAX_ROUNDS = 5;
@@ -153,7 +163,13 @@ export async function runIdempotently(
     if (record) return replay(record, fingerprint, options.render);
     if (Math.random() < PRUNE_PROBABILITY) void pruneIdempotencyRecords().catch(() => undefined);
 
-    const claim: IdempotencyClaim = { ...tenantKey, fingerprint, status: options.status, at: options.at, recorded: false };
+    const claim: IdempotencyClaim = {
+      ...tenantKey,
+      fingerprint,
+      status: options.status,
+      at: options.at,
+      recorded: false,
+    };
     let response: StoredResponse;
     try {
       response = await execute(claim);
@@ -166,7 +182,8 @@ export async function runIdempotently(
     if (claim.recorded || response.status >= 500) return { replayed: false, response };
     if (await storeWithoutEffect(tenantKey, fingerprint, response)) return { replayed: false, response };
     // A record appeared meanwhile (a concurrent request with this key took effect or stored its refusal).
-    if (round >= MAX_ROUNDS) throw new AppError('idempotency_key_in_use', 'Requests with this Idempotency-Key keep racing. Retry shortly');
+    if (round >= MAX_ROUNDS)
+      throw new AppError('idempotency_key_in_use', 'Requests with this Idempotency-Key keep racing. Retry shortly');
   }
 }
 

@@ -27,7 +27,13 @@ const AUTH_ERRORS: ErrorCode[] = [
 ];
 const SERVER_ERRORS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['validation_failed', 'idempotency_key_reused', 'idempotency_key_in_use'];
-const BODY_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'request_timeout'];
+const BODY_ERRORS: ErrorCode[] = [
+  'validation_failed',
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'request_timeout',
+];
 
 function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   // Unknown query parameters are a 400 on every operation (lib/api/handler.ts).
@@ -41,10 +47,18 @@ function errorCodesOf(endpoint: AnyEndpoint): ErrorCode[] {
   return [...codes];
 }
 
-const header = (description: string, schema: JsonSchema = { type: 'string', maxLength: 1024 }, required = false) => ({ description, required, schema });
+const header = (description: string, schema: JsonSchema = { type: 'string', maxLength: 1024 }, required = false) => ({
+  description,
+  required,
+  schema,
+});
 
 const HEADERS = {
-  RequestId: header('Unique id of this request (req_…); quote it to support', { type: 'string', pattern: '^req_[0-9A-Za-z]+$', maxLength: 64 }, true),
+  RequestId: header(
+    'Unique id of this request (req_…); quote it to support',
+    { type: 'string', pattern: '^req_[0-9A-Za-z]+$', maxLength: 64 },
+    true,
+  ),
   RateLimitPolicy: header(
     'Quota policies, IETF ratelimit-headers draft: "per-second" (the key\'s token bucket), "workspace" (the bucket shared by the workspace\'s keys of this environment, twice the per-second figure) and "monthly" (per workspace)',
     undefined,
@@ -52,14 +66,35 @@ const HEADERS = {
   ),
   RateLimit: header('Remaining quota and seconds to reset for each policy', undefined, true),
   // Present on every response of an authenticated request; absent when the request failed before (401, unknown route).
-  RateLimitPolicyIfAuthenticated: header('As RateLimit-Policy; present once the key was authenticated and its plan has API access'),
+  RateLimitPolicyIfAuthenticated: header(
+    'As RateLimit-Policy; present once the key was authenticated and its plan has API access',
+  ),
   RateLimitIfAuthenticated: header('As RateLimit; present once the key was authenticated and its plan has API access'),
   // At most the seconds to the next UTC month (monthly_limit_exceeded).
-  RetryAfter: header('Seconds to wait before retrying', { type: 'integer', format: 'int32', minimum: 1, maximum: 31 * 24 * 3600 }, true),
-  IdempotentReplayed: header('"true" when the response is the stored result of an earlier request with the same Idempotency-Key', { type: 'string', enum: ['true'] }),
-  Allow: header('Methods the path supports, e.g. "GET, POST"', { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', maxLength: 64 }, true),
-  AcceptPost: header('With `unsupported_media_type`: the media type the operation accepts', { type: 'string', enum: ['application/json'] }, true),
-  WWWAuthenticate: header('Bearer challenge (RFC 6750)', { type: 'string', pattern: '^Bearer realm="api"', maxLength: 256 }, true),
+  RetryAfter: header(
+    'Seconds to wait before retrying',
+    { type: 'integer', format: 'int32', minimum: 1, maximum: 31 * 24 * 3600 },
+    true,
+  ),
+  IdempotentReplayed: header(
+    '"true" when the response is the stored result of an earlier request with the same Idempotency-Key',
+    { type: 'string', enum: ['true'] },
+  ),
+  Allow: header(
+    'Methods the path supports, e.g. "GET, POST"',
+    { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', maxLength: 64 },
+    true,
+  ),
+  AcceptPost: header(
+    'With `unsupported_media_type`: the media type the operation accepts',
+    { type: 'string', enum: ['application/json'] },
+    true,
+  ),
+  WWWAuthenticate: header(
+    'Bearer challenge (RFC 6750)',
+    { type: 'string', pattern: '^Bearer realm="api"', maxLength: 256 },
+    true,
+  ),
   WWWAuthenticateInsufficientScope: header(
     'With `missing_scope`: Bearer challenge naming the scope the operation needs (RFC 6750 §3), e.g. `Bearer realm="api", error="insufficient_scope", scope="invoices:write"`',
     { type: 'string', pattern: '^Bearer realm="api", error="insufficient_scope", scope="[a-z:]+"$', maxLength: 256 },
@@ -70,9 +105,23 @@ const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${nam
 
 function problemExample(code: ErrorCode) {
   const { status, title } = ERROR_CATALOGUE[code];
-  const example = { type: problemTypeUri(code), title, status, detail: ERROR_CATALOGUE[code].meaning, code, request_id: 'req_3kTz9QwErTyUiOpAsDfGhJkL' };
+  const example = {
+    type: problemTypeUri(code),
+    title,
+    status,
+    detail: ERROR_CATALOGUE[code].meaning,
+    code,
+    request_id: 'req_3kTz9QwErTyUiOpAsDfGhJkL',
+  };
   if (code !== 'validation_failed') return example;
-  return { ...example, detail: 'limit: limit must be an integer from 1 to 100 (and 1 more)', errors: [{ path: 'limit', message: 'limit must be an integer from 1 to 100' }, { path: 'expand', message: 'Unknown field expand' }] };
+  return {
+    ...example,
+    detail: 'limit: limit must be an integer from 1 to 100 (and 1 more)',
+    errors: [
+      { path: 'limit', message: 'limit must be an integer from 1 to 100' },
+      { path: 'expand', message: 'Unknown field expand' },
+    ],
+  };
 }
 
 /** A problem response body: the Problem component, with the codes this response can carry today (an open set). */
@@ -83,7 +132,9 @@ function problemContent(codes: ErrorCode[]) {
         allOf: [{ $ref: '#/components/schemas/Problem' }],
         properties: { code: { 'x-extensible-enum': codes } },
       },
-      examples: Object.fromEntries(codes.map((code) => [code, { summary: ERROR_CATALOGUE[code].title, value: problemExample(code) }])),
+      examples: Object.fromEntries(
+        codes.map((code) => [code, { summary: ERROR_CATALOGUE[code].title, value: problemExample(code) }]),
+      ),
     },
   };
 }
@@ -120,14 +171,23 @@ function pascal(operationId: string): string {
 
 function parametersOf(endpoint: AnyEndpoint, convert: Converter) {
   const parameters: unknown[] = [];
-  for (const [location, schema] of [['path', endpoint.params], ['query', endpoint.query]] as const) {
+  for (const [location, schema] of [
+    ['path', endpoint.params],
+    ['query', endpoint.query],
+  ] as const) {
     if (!schema) continue;
     const json = convert(schema, 'input');
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
-      parameters.push({ name, in: location, required: location === 'path' || required.has(name), description, schema: rest });
+      parameters.push({
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        description,
+        schema: rest,
+      });
     }
   }
   if (endpoint.method === 'POST') {
@@ -163,7 +223,7 @@ function operationOf(endpoint: AnyEndpoint, convert: Converter) {
       ? {
           requestBody: {
             // An empty body reads as {} (lib/api/handler.ts): required only when the schema has required fields.
-            required: ((endpoint.body.safeParse({}).success) === false),
+            required: endpoint.body.safeParse({}).success === false,
             content: { 'application/json': { schema: convert(endpoint.body, 'input', `${name}Request`) } },
           },
         }
@@ -181,7 +241,9 @@ function operationOf(endpoint: AnyEndpoint, convert: Converter) {
 
 /** The responses of a GET, for HEAD: the same statuses and headers, no content. */
 function withoutContent(responses: Record<string, { content?: unknown }>) {
-  return Object.fromEntries(Object.entries(responses).map(([status, { content: _content, ...rest }]) => [status, rest]));
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, { content: _content, ...rest }]) => [status, rest]),
+  );
 }
 
 /**
@@ -202,7 +264,13 @@ function addOptionsAndHead(path: string, item: Record<string, Record<string, unk
     operationId: `options${base}`,
     summary: `Methods of ${path}`,
     description: `Answers 204 with \`Allow: ${methods.join(', ')}\`, without authentication. Any other method on this path is a 405 \`method_not_allowed\` with the same \`Allow\`.`,
-    responses: { '204': { description: 'The methods of this path', headers: { Allow: ref('Allow'), 'Request-Id': ref('RequestId') } }, ...malformedPath },
+    responses: {
+      '204': {
+        description: 'The methods of this path',
+        headers: { Allow: ref('Allow'), 'Request-Id': ref('RequestId') },
+      },
+      ...malformedPath,
+    },
   };
   const get = item.get;
   item.head = get
@@ -217,7 +285,8 @@ function addOptionsAndHead(path: string, item: Record<string, Record<string, unk
         ...shared,
         operationId: `head${base}`,
         summary: `HEAD is not supported on ${path}`,
-        description: 'HEAD is answered from GET; this path has no GET, so HEAD is a 405 like any method it does not support.',
+        description:
+          'HEAD is answered from GET; this path has no GET, so HEAD is a 405 like any method it does not support.',
         responses: {
           '405': {
             description: '`method_not_allowed`: Method not allowed (no body: HEAD)',
@@ -232,14 +301,19 @@ function openApiOperation() {
   return {
     operationId: 'getOpenApiDocument',
     summary: 'This OpenAPI document',
-    description: 'Public: no key, not counted. Served with `Cache-Control: no-store` like every response, so a client never holds a stale contract.',
+    description:
+      'Public: no key, not counted. Served with `Cache-Control: no-store` like every response, so a client never holds a stale contract.',
     tags: ['Meta'],
     security: [],
     responses: {
       '200': {
         description: 'OpenAPI 3.1 document',
         headers: { 'Request-Id': ref('RequestId') },
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document' } } },
+        content: {
+          'application/json': {
+            schema: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document' },
+          },
+        },
       },
       ...errorResponses(['validation_failed', 'internal_error']),
     },
@@ -251,7 +325,9 @@ function description(): string {
   return [
     'Accept cryptocurrency payments through invoices. Authenticate every request with an API key in `X-API-Key` (preferred) or `Authorization: Bearer`.',
     'Keys are bound to one environment by their prefix (`test_` or `live_`); invoices take the environment of the key that creates them.',
-    `Scopes: ${Object.entries(SCOPE_DESCRIPTIONS).map(([scope, text]) => `\`${scope}\` (${text})`).join(', ')}.`,
+    `Scopes: ${Object.entries(SCOPE_DESCRIPTIONS)
+      .map(([scope, text]) => `\`${scope}\` (${text})`)
+      .join(', ')}.`,
     `Errors are RFC 9457 problem details with a stable \`code\`, documented at their \`type\` URI ([errors page](${base}${ERRORS_PAGE_PATH})). Codes, enum values and event types are open sets: clients must accept values they do not know.`,
     'Request bodies are JSON: a body with another `Content-Type` is a 415. Unknown query parameters are a 400 on every operation. Every path answers `OPTIONS` (204 with `Allow`); other unsupported methods are a 405 with `Allow`.',
     'Server-to-server only: no CORS headers are sent, so browsers cannot call the API cross-origin (a secret key must never reach a browser).',
@@ -284,26 +360,42 @@ export function buildOpenApiDocument() {
           tags: ['Webhooks'],
           security: [],
           parameters: [
-            { name: 'webhook-id', in: 'header', required: true, description: 'The event id, the same on every retry: de-duplicate on it', schema: { type: 'string' } },
-            { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            {
+              name: 'webhook-id',
+              in: 'header',
+              required: true,
+              description: 'The event id, the same on every retry: de-duplicate on it',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'webhook-timestamp',
+              in: 'header',
+              required: true,
+              description: 'Unix seconds of this attempt',
+              schema: { type: 'string', pattern: '^[0-9]+$' },
+            },
             {
               name: 'webhook-signature',
               in: 'header',
               required: true,
-              description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (two during a secret roll)',
+              description:
+                'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (two during a secret roll)',
               schema: { type: 'string' },
             },
           ],
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { allOf: [eventSchema, { type: 'object', properties: { type: { const: type } } }] } } },
+            content: {
+              'application/json': {
+                schema: { allOf: [eventSchema, { type: 'object', properties: { type: { const: type } } }] },
+              },
+            },
           },
           responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is retried' } },
         },
       },
     ]),
   );
-
 
   return {
     openapi: '3.1.0',

@@ -22,7 +22,15 @@ export function problemTypeUri(code: ErrorCode): string {
 
 export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): ProblemDetails {
   const { status, title } = ERROR_CATALOGUE[code];
-  return { type: problemTypeUri(code), title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+  return {
+    type: problemTypeUri(code),
+    title,
+    status,
+    detail,
+    code,
+    request_id: requestId,
+    ...(errors ? { errors } : {}),
+  };
 }
 
 export function problemResponse(
@@ -57,17 +65,30 @@ const ProblemCode = z
 /** The problem document as a schema, for the OpenAPI document. */
 export const ProblemSchema = z
   .object({
-    type: z.url().meta({ description: 'Link to the documentation of `code` on the errors page', example: 'https://api.example.com/docs/errors#validation_failed' }),
+    type: z.url().meta({
+      description: 'Link to the documentation of `code` on the errors page',
+      example: 'https://api.example.com/docs/errors#validation_failed',
+    }),
     title: z.string().meta({ example: 'Validation failed' }),
     status: z.number().int().min(400).max(599).meta({ example: 400 }),
     detail: z.string().meta({ example: 'amount: amount must be greater than 0' }),
     code: ProblemCode,
-    request_id: z.string().regex(/^req_[0-9A-Za-z]+$/).meta({ example: 'req_3kTz9QwErTyUiOpAsDfGhJkL' }),
+    request_id: z
+      .string()
+      .regex(/^req_[0-9A-Za-z]+$/)
+      .meta({ example: 'req_3kTz9QwErTyUiOpAsDfGhJkL' }),
     errors: z
-      .array(z.object({ path: z.string().meta({ description: 'Dotted path of the field; empty for the body as a whole' }), message: z.string() }))
+      .array(
+        z.object({
+          path: z.string().meta({ description: 'Dotted path of the field; empty for the body as a whole' }),
+          message: z.string(),
+        }),
+      )
       .max(MAX_FIELD_ERRORS)
       .optional()
-      .meta({ description: `Present only with code \`validation_failed\`: one entry per invalid or unknown field (at most ${MAX_FIELD_ERRORS}); \`detail\` repeats the first.` }),
+      .meta({
+        description: `Present only with code \`validation_failed\`: one entry per invalid or unknown field (at most ${MAX_FIELD_ERRORS}); \`detail\` repeats the first.`,
+      }),
   })
   .meta({
     id: 'Problem',
@@ -82,7 +103,11 @@ export const ProblemSchema = z
         request_id: 'req_3kTz9QwErTyUiOpAsDfGhJkL',
         errors: [
           { path: 'amount', message: 'amount must be greater than 0' },
-          { path: 'network', message: 'BTC is not supported on tron. Supported: USDT on ethereum/polygon/tron; USDC on ethereum/polygon/base; ETH on ethereum/base; BTC on bitcoin' },
+          {
+            path: 'network',
+            message:
+              'BTC is not supported on tron. Supported: USDT on ethereum/polygon/tron; USDC on ethereum/polygon/base; ETH on ethereum/base; BTC on bitcoin',
+          },
         ],
       },
     ],

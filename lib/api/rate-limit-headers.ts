@@ -28,7 +28,8 @@ export function secondsUntilTokens(tokens: number, capacity: number, wanted: num
 
 /** Retry-After of a rate-limited request: when the refusing bucket has one whole token again (at least 1 s). */
 export function retryAfterSeconds(rate: RateState, bucket: 'key' | 'workspace'): number {
-  const [tokens, capacity] = bucket === 'key' ? [rate.keyTokens, rate.keyCapacity] : [rate.workspaceTokens, rate.workspaceCapacity];
+  const [tokens, capacity] =
+    bucket === 'key' ? [rate.keyTokens, rate.keyCapacity] : [rate.workspaceTokens, rate.workspaceCapacity];
   return Math.max(1, secondsUntilTokens(tokens, capacity, 1));
 }
 
@@ -43,7 +44,10 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   if (rate) {
     const item = (name: string, tokens: number, capacity: number) =>
       `"${name}";r=${Math.max(0, Math.floor(tokens + 1e-9))};t=${secondsUntilTokens(tokens, capacity, capacity)}`;
-    items.push(item('per-second', rate.keyTokens, rate.keyCapacity), item('workspace', rate.workspaceTokens, rate.workspaceCapacity));
+    items.push(
+      item('per-second', rate.keyTokens, rate.keyCapacity),
+      item('workspace', rate.workspaceTokens, rate.workspaceCapacity),
+    );
   }
   policies.push(`"monthly";q=${plan.monthlyLimit};w=${monthSeconds}`);
   items.push(`"monthly";r=${Math.max(0, plan.monthlyLimit - state.monthlyRequests)};t=${secondsUntilNextMonth(now)}`);

@@ -80,7 +80,8 @@ export interface ApiReference {
   webhooks: Array<{ type: string; description: string }>;
 }
 
-const asJson = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const asJson = (value: unknown): Json =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 
 function resolve(schema: Json, components: Json): Json {
   const ref = schema.$ref;
@@ -114,7 +115,8 @@ export function exampleOf(schemaValue: unknown, components: Json, depth = 0): un
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   if (type === 'object' || schema.properties) {
     const result: Json = {};
-    for (const [name, property] of Object.entries(asJson(schema.properties))) result[name] = exampleOf(property, components, depth + 1);
+    for (const [name, property] of Object.entries(asJson(schema.properties)))
+      result[name] = exampleOf(property, components, depth + 1);
     return result;
   }
   if (type === 'array') return [exampleOf(schema.items, components, depth + 1)];
@@ -164,7 +166,9 @@ interface ExampleInput {
 function curlExample({ method, path, serverUrl, authenticated, pathValues, query, body }: ExampleInput): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? name));
   const search = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)])).toString();
-  const lines = [`curl ${method === 'get' || body !== undefined ? '' : `-X ${method.toUpperCase()} `}${shellQuote(`${serverUrl}${filled}${search ? `?${search}` : ''}`)}`];
+  const lines = [
+    `curl ${method === 'get' || body !== undefined ? '' : `-X ${method.toUpperCase()} `}${shellQuote(`${serverUrl}${filled}${search ? `?${search}` : ''}`)}`,
+  ];
   if (authenticated) lines.push(`-H "X-API-Key: $${API_KEY_VARIABLE}"`);
   if (body !== undefined) {
     lines.push(`-H 'Content-Type: application/json'`);
@@ -203,7 +207,11 @@ function operationOf(method: string, path: string, op: Json, components: Json, s
     const response = asJson(value);
     const content = asJson(response.content);
     const schema = asJson(asJson(content['application/json'] ?? content['application/problem+json']).schema);
-    return { status, description: String(response.description ?? ''), schema: Object.keys(schema).length > 0 ? schema : null };
+    return {
+      status,
+      description: String(response.description ?? ''),
+      schema: Object.keys(schema).length > 0 ? schema : null,
+    };
   });
 
   const success = responses.find((response) => response.status.startsWith('2'));
@@ -215,7 +223,8 @@ function operationOf(method: string, path: string, op: Json, components: Json, s
   for (const parameter of parameters) {
     if (parameter.in === 'path') pathValues[parameter.name] = String(exampleOf(parameter.schema, components));
     // A required query parameter echoed in the response (GET /v1/rates' currency) takes the response example's value.
-    if (parameter.in === 'query' && parameter.required) query[parameter.name] = asJson(responseExample)[parameter.name] ?? exampleOf(parameter.schema, components);
+    if (parameter.in === 'query' && parameter.required)
+      query[parameter.name] = asJson(responseExample)[parameter.name] ?? exampleOf(parameter.schema, components);
   }
   const body = hasBody ? exampleOf(bodySchema, components) : undefined;
   // An empty body ({}) is what the API reads for no body: the examples send none.
@@ -237,13 +246,22 @@ function operationOf(method: string, path: string, op: Json, components: Json, s
     summary: String(op.summary ?? ''),
     description: String(op.description ?? ''),
     parameters,
-    requestBody: hasBody ? { schema: bodySchema, resolved: resolve(bodySchema, components), required: asJson(op.requestBody).required === true } : null,
+    requestBody: hasBody
+      ? {
+          schema: bodySchema,
+          resolved: resolve(bodySchema, components),
+          required: asJson(op.requestBody).required === true,
+        }
+      : null,
     responses,
     examples: {
       curl: curlExample(input),
       sdk: sdkExample(input),
       // An open schema (the OpenAPI document itself) has no example worth showing.
-      response: success && responseExample !== null && Object.keys(asJson(responseExample)).length > 0 ? { status: success.status, body: responseExample } : null,
+      response:
+        success && responseExample !== null && Object.keys(asJson(responseExample)).length > 0
+          ? { status: success.status, body: responseExample }
+          : null,
     },
   };
 }
@@ -251,7 +269,11 @@ function operationOf(method: string, path: string, op: Json, components: Json, s
 export function apiReference(document: OpenApiDocument = buildOpenApiDocument()): ApiReference {
   const components = asJson(document.components.schemas);
   const serverUrl = document.servers[0]?.url ?? '';
-  const sections: ReferenceSection[] = document.tags.map((tag) => ({ tag: tag.name, description: tag.description, operations: [] }));
+  const sections: ReferenceSection[] = document.tags.map((tag) => ({
+    tag: tag.name,
+    description: tag.description,
+    operations: [],
+  }));
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of DOCUMENTED_METHODS) {
       const op = asJson(item[method]);
@@ -269,6 +291,9 @@ export function apiReference(document: OpenApiDocument = buildOpenApiDocument())
     serverUrl,
     sections: sections.filter((section) => section.operations.length > 0),
     schemas: Object.entries(components).map(([name, schema]) => ({ name, schema: asJson(schema) })),
-    webhooks: Object.entries(document.webhooks).map(([type, item]) => ({ type, description: String(asJson(asJson(item).post).description ?? '') })),
+    webhooks: Object.entries(document.webhooks).map(([type, item]) => ({
+      type,
+      description: String(asJson(asJson(item).post).description ?? ''),
+    })),
   };
 }

@@ -19,17 +19,25 @@ type RouteExports = Record<RouteMethod | 'OPTIONS', RouteHandler>;
  */
 function logged(handlers: RouteExports, route: string): RouteExports {
   const { httpRequests } = metrics();
-  const counted = (method: string, handler: RouteHandler): RouteHandler => async (request, context) => {
-    const response = await handler(request, context);
-    httpRequests.inc({ route, method, status: String(response.status) });
-    return response;
-  };
-  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, counted(method, withAccessLog(handler))])) as RouteExports;
+  const counted =
+    (method: string, handler: RouteHandler): RouteHandler =>
+    async (request, context) => {
+      const response = await handler(request, context);
+      httpRequests.inc({ route, method, status: String(response.status) });
+      return response;
+    };
+  return Object.fromEntries(
+    Object.entries(handlers).map(([method, handler]) => [method, counted(method, withAccessLog(handler))]),
+  ) as RouteExports;
 }
 
 /** OPTIONS: 204 with the methods the path really supports (HEAD is answered by Next from GET). */
 function options(allow: string): RouteHandler {
-  return async () => new Response(null, { status: 204, headers: { Allow: allow, 'Cache-Control': 'no-store', 'Request-Id': newRequestId() } });
+  return async () =>
+    new Response(null, {
+      status: 204,
+      headers: { Allow: allow, 'Cache-Control': 'no-store', 'Request-Id': newRequestId() },
+    });
 }
 
 /**
@@ -48,14 +56,25 @@ export function apiRoute(...endpoints: AnyEndpoint[]): RouteExports {
 
 function methodNotAllowed(method: RouteMethod, allow: string): RouteHandler {
   return async () =>
-    errorResponse(new AppError('method_not_allowed', `${method} is not allowed here. Allowed: ${allow}`, { headers: { Allow: allow } }), newRequestId());
+    errorResponse(
+      new AppError('method_not_allowed', `${method} is not allowed here. Allowed: ${allow}`, {
+        headers: { Allow: allow },
+      }),
+      newRequestId(),
+    );
 }
 
 /** Any path under /v1 that names no operation. */
 export function unknownRoute(): RouteExports {
   const handler: RouteHandler = async (request) =>
-    errorResponse(new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`), newRequestId());
-  return logged(Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports, 'unmatched');
+    errorResponse(
+      new AppError('route_not_found', `No route ${new URL(request.url).pathname}. See /v1/openapi.json`),
+      newRequestId(),
+    );
+  return logged(
+    Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as RouteExports,
+    'unmatched',
+  );
 }
 
 /** GET /v1/openapi.json: public (no key, not counted), built once per process. */
@@ -91,7 +110,9 @@ export function openApiRoute(): RouteExports {
 export function errorsDocumentRoute(): { GET: () => Promise<Response> } {
   return {
     GET: async () =>
-      Response.json({ errors: documentedErrors() }, { headers: { 'Cache-Control': 'no-store', 'Request-Id': newRequestId() } }),
+      Response.json(
+        { errors: documentedErrors() },
+        { headers: { 'Cache-Control': 'no-store', 'Request-Id': newRequestId() } },
+      ),
   };
 }
-

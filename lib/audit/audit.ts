@@ -70,7 +70,10 @@ export interface AuditRow {
 }
 
 /** The workspace's audit log, newest first, `limit` rows before the cursor (an id). */
-export async function listAudit(workspaceId: string, options: { limit?: number; before?: string | null } = {}): Promise<AuditRow[]> {
+export async function listAudit(
+  workspaceId: string,
+  options: { limit?: number; before?: string | null } = {},
+): Promise<AuditRow[]> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
   const before = options.before && /^\d{1,19}$/.test(options.before) ? BigInt(options.before) : null;
   const rows = await db().auditLog.findMany({

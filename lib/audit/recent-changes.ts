@@ -62,7 +62,17 @@ function summarize(action: SecurityChange['action'], target: string | null, deta
 export async function recentSecurityChanges(workspaceId: string, now = new Date()): Promise<SecurityChange[]> {
   const since = new Date(now.getTime() - RECENT_CHANGES_DAYS * 86_400_000);
   // Keys count only when live (the environment is in the row's details); test keys change no money.
-  const rows = await db().$queryRaw<Array<{ id: bigint; action: string; target: string | null; details: unknown; actor_label: string; ip: string | null; created_at: Date }>>`
+  const rows = await db().$queryRaw<
+    Array<{
+      id: bigint;
+      action: string;
+      target: string | null;
+      details: unknown;
+      actor_label: string;
+      ip: string | null;
+      created_at: Date;
+    }>
+  >`
     SELECT id, action, target, details, actor_label, ip, created_at FROM audit_log
     WHERE workspace_id = ${workspaceId} AND created_at >= ${since}
       AND (action IN ('wallet.set', 'wallet.removed', 'user.two_factor_enabled', 'user.two_factor_disabled', 'user.oauth_linked', 'user.oauth_unlinked')
@@ -72,9 +82,18 @@ export async function recentSecurityChanges(workspaceId: string, now = new Date(
   const changes: SecurityChange[] = [];
   for (const row of rows) {
     const action = row.action as SecurityChange['action'];
-    const details = row.details && typeof row.details === 'object' && !Array.isArray(row.details) ? (row.details as Details) : {};
+    const details =
+      row.details && typeof row.details === 'object' && !Array.isArray(row.details) ? (row.details as Details) : {};
     const summary = summarize(action, row.target, details);
-    if (summary) changes.push({ id: row.id.toString(), action, summary, actorLabel: row.actor_label, ip: row.ip, createdAt: row.created_at });
+    if (summary)
+      changes.push({
+        id: row.id.toString(),
+        action,
+        summary,
+        actorLabel: row.actor_label,
+        ip: row.ip,
+        createdAt: row.created_at,
+      });
   }
   return changes;
 }

@@ -13,7 +13,13 @@ export async function recordUserAudit(
 ): Promise<void> {
   const memberships = await tx.membership.findMany({ where: { userId }, select: { workspaceId: true } });
   for (const { workspaceId } of memberships) {
-    await recordAudit(tx, { workspaceId, action: entry.action, actor: entry.actor, target: `user ${userId}`, details: entry.details });
+    await recordAudit(tx, {
+      workspaceId,
+      action: entry.action,
+      actor: entry.actor,
+      target: `user ${userId}`,
+      details: entry.details,
+    });
   }
 }
 

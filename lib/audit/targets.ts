@@ -26,14 +26,29 @@ export function keyTargetText(label: string | null, prefix: string | null): stri
 }
 
 /** Describes each row's target (same order as `rows`); unknown shapes are shown as stored. */
-export async function describeAuditTargets(workspaceId: string, rows: readonly TargetRow[]): Promise<Array<string | null>> {
-  const ids = (pattern: RegExp) => [...new Set(rows.map((row) => pattern.exec(row.target ?? '')?.[1]).filter((id): id is string => id !== undefined))];
+export async function describeAuditTargets(
+  workspaceId: string,
+  rows: readonly TargetRow[],
+): Promise<Array<string | null>> {
+  const ids = (pattern: RegExp) => [
+    ...new Set(rows.map((row) => pattern.exec(row.target ?? '')?.[1]).filter((id): id is string => id !== undefined)),
+  ];
   const keyIds = ids(/^key (\d{1,9})$/).map(Number);
   const endpointIds = ids(/^webhook endpoint (\S+)$/);
   const userIds = ids(/^user (\S+)$/);
   const [keys, endpoints, users, workspace] = await Promise.all([
-    keyIds.length ? db().apiKey.findMany({ where: { workspaceId, id: { in: keyIds } }, select: { id: true, label: true, prefix: true } }) : [],
-    endpointIds.length ? db().webhookEndpoint.findMany({ where: { workspaceId, id: { in: endpointIds } }, select: { id: true, url: true } }) : [],
+    keyIds.length
+      ? db().apiKey.findMany({
+          where: { workspaceId, id: { in: keyIds } },
+          select: { id: true, label: true, prefix: true },
+        })
+      : [],
+    endpointIds.length
+      ? db().webhookEndpoint.findMany({
+          where: { workspaceId, id: { in: endpointIds } },
+          select: { id: true, url: true },
+        })
+      : [],
     // Only people of this workspace's own audit rows; an email is what the members page shows.
     userIds.length ? db().user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [],
     db().workspace.findUnique({ where: { id: workspaceId }, select: { id: true, name: true } }),

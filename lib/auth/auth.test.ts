@@ -7,7 +7,12 @@ import { changePassword } from './password-change';
 import { weakPasswordMessage } from './password-strength';
 import { createSession, isSessionLive, revokeSession } from './sessions';
 import { signUpFromPortal } from './signup';
-import { emailDelayMs, EMAIL_DELAY_AFTER_FAILURES, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL_AND_ADDRESS } from './throttle';
+import {
+  emailDelayMs,
+  EMAIL_DELAY_AFTER_FAILURES,
+  MAX_FAILURES_PER_ADDRESS,
+  MAX_FAILURES_PER_EMAIL_AND_ADDRESS,
+} from './throttle';
 
 const PASSWORD = 'correct horse battery';
 
@@ -40,12 +45,15 @@ describe('credentials and login throttling', () => {
   it('one answer for a wrong password and an unknown email; emails are case-insensitive', async () => {
     const user = await newUser();
     const address = newAddress();
-    expect(await verifyCredentials(user.email.toUpperCase(), PASSWORD, address)).toMatchObject({ outcome: 'ok', user: { id: user.id } });
+    expect(await verifyCredentials(user.email.toUpperCase(), PASSWORD, address)).toMatchObject({
+      outcome: 'ok',
+      user: { id: user.id },
+    });
     expect(await verifyCredentials(user.email, 'wrong password', address)).toEqual({ outcome: 'invalid' });
     expect(await verifyCredentials(`nobody-${user.email}`, PASSWORD, address)).toEqual({ outcome: 'invalid' });
   });
 
-  it("a guesser at one address is throttled, even with the right password; the owner at another address still signs in", async () => {
+  it('a guesser at one address is throttled, even with the right password; the owner at another address still signs in', async () => {
     const user = await newUser();
     const stranger = newAddress();
     for (let i = 0; i < MAX_FAILURES_PER_EMAIL_AND_ADDRESS; i++) {
@@ -61,7 +69,8 @@ describe('credentials and login throttling', () => {
     const user = await newUser();
     const address = newAddress();
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < MAX_FAILURES_PER_EMAIL_AND_ADDRESS - 1; i++) await verifyCredentials(user.email, 'wrong', address);
+      for (let i = 0; i < MAX_FAILURES_PER_EMAIL_AND_ADDRESS - 1; i++)
+        await verifyCredentials(user.email, 'wrong', address);
       expect((await verifyCredentials(user.email, PASSWORD, address)).outcome).toBe('ok');
     }
   });
@@ -69,7 +78,8 @@ describe('credentials and login throttling', () => {
   it(`${MAX_FAILURES_PER_ADDRESS} failures from one address refuse that address for every email, and only that address`, async () => {
     const user = await newUser();
     const address = newAddress();
-    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) await verifyCredentials(`spray-${i}-${randomUUID()}@example.test`, 'guess', address);
+    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++)
+      await verifyCredentials(`spray-${i}-${randomUUID()}@example.test`, 'guess', address);
     expect((await verifyCredentials(user.email, PASSWORD, address)).outcome).toBe('throttled');
     expect((await verifyCredentials(user.email, PASSWORD, newAddress())).outcome).toBe('ok');
   });
@@ -77,7 +87,9 @@ describe('credentials and login throttling', () => {
   it('20 parallel wrong passwords for one email from one address: at most the limit are checked', async () => {
     const user = await newUser();
     const address = newAddress();
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => verifyCredentials(user.email, `parallel ${i}`, address)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyCredentials(user.email, `parallel ${i}`, address)),
+    );
     const checked = outcomes.filter((result) => result.outcome === 'invalid').length;
     expect(checked).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL_AND_ADDRESS);
     expect(outcomes.filter((result) => result.outcome === 'throttled').length).toBe(20 - checked);
@@ -97,20 +109,43 @@ describe('passwords', () => {
       expect(weakPasswordMessage(weak), weak).toMatch(/too easy to guess/);
     }
     expect(weakPasswordMessage(PASSWORD)).toBeNull();
-    await expect(createUserWithWorkspace({ email: `weak-${randomUUID()}@example.test`, password: '12345678' })).rejects.toThrow(/too easy to guess/);
+    await expect(
+      createUserWithWorkspace({ email: `weak-${randomUUID()}@example.test`, password: '12345678' }),
+    ).rejects.toThrow(/too easy to guess/);
   });
 
   it('a password change needs the current password, refuses a weak one, and ends the other sessions only', async () => {
     const user = await newUser();
     const current = await createSession(user.id);
     const other = await createSession(user.id);
-    await expect(changePassword({ userId: user.id, keepSessionId: current.id, currentPassword: 'not it', newPassword: 'violet kettle drums' })).rejects.toMatchObject({
+    await expect(
+      changePassword({
+        userId: user.id,
+        keepSessionId: current.id,
+        currentPassword: 'not it',
+        newPassword: 'violet kettle drums',
+      }),
+    ).rejects.toMatchObject({
       code: 'current_password_incorrect',
     });
-    await expect(changePassword({ userId: user.id, keepSessionId: current.id, currentPassword: PASSWORD, newPassword: 'password' })).rejects.toThrow(/too easy/);
+    await expect(
+      changePassword({
+        userId: user.id,
+        keepSessionId: current.id,
+        currentPassword: PASSWORD,
+        newPassword: 'password',
+      }),
+    ).rejects.toThrow(/too easy/);
     expect(await isSessionLive(other.id, user.id)).toBe(true);
 
-    expect(await changePassword({ userId: user.id, keepSessionId: current.id, currentPassword: PASSWORD, newPassword: 'violet kettle drums' })).toEqual({ endedSessions: 1 });
+    expect(
+      await changePassword({
+        userId: user.id,
+        keepSessionId: current.id,
+        currentPassword: PASSWORD,
+        newPassword: 'violet kettle drums',
+      }),
+    ).toEqual({ endedSessions: 1 });
     expect(await isSessionLive(current.id, user.id)).toBe(true);
     expect(await isSessionLive(other.id, user.id)).toBe(false);
     expect((await verifyCredentials(user.email, PASSWORD, newAddress())).outcome).toBe('invalid');
@@ -121,7 +156,9 @@ describe('passwords', () => {
 describe('sign-up', () => {
   it('answers the same for an existing email and changes nothing of that account', async () => {
     const user = await newUser();
-    await expect(signUpFromPortal({ email: user.email, password: 'an attacker passphrase' }, newAddress())).resolves.toBeUndefined();
+    await expect(
+      signUpFromPortal({ email: user.email, password: 'an attacker passphrase' }, newAddress()),
+    ).resolves.toBeUndefined();
     expect((await verifyCredentials(user.email, 'an attacker passphrase', newAddress())).outcome).toBe('invalid');
     expect((await verifyCredentials(user.email, PASSWORD, newAddress())).outcome).toBe('ok');
     expect(await db().membership.count({ where: { userId: user.id } })).toBe(1);
@@ -129,9 +166,12 @@ describe('sign-up', () => {
 
   it('is throttled per client address (SIGNUP_LIMIT_PER_HOUR, 10 by default)', async () => {
     const address = newAddress();
-    for (let i = 0; i < 10; i++) await signUpFromPortal({ email: `signup-${i}-${randomUUID()}@example.test`, password: PASSWORD }, address);
+    for (let i = 0; i < 10; i++)
+      await signUpFromPortal({ email: `signup-${i}-${randomUUID()}@example.test`, password: PASSWORD }, address);
     const email = `signup-over-${randomUUID()}@example.test`;
-    await expect(signUpFromPortal({ email, password: PASSWORD }, address)).rejects.toMatchObject({ code: 'too_many_attempts' });
+    await expect(signUpFromPortal({ email, password: PASSWORD }, address)).rejects.toMatchObject({
+      code: 'too_many_attempts',
+    });
     expect(await db().user.count({ where: { email } })).toBe(0);
     await signUpFromPortal({ email, password: PASSWORD }, newAddress());
     expect(await db().user.count({ where: { email } })).toBe(1);

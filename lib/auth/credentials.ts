@@ -32,13 +32,21 @@ export function normalizeEmail(raw: string): string {
  * With two-factor sign-in on, the right password alone is not a sign-in: `code` (TOTP or recovery code) is
  * checked only after the password, and code guesses are throttled per user (lib/auth/second-factor.ts).
  */
-export async function verifyCredentials(rawEmail: string, password: string, address: string | null, code = ''): Promise<CredentialsResult> {
+export async function verifyCredentials(
+  rawEmail: string,
+  password: string,
+  address: string | null,
+  code = '',
+): Promise<CredentialsResult> {
   const email = normalizeEmail(rawEmail);
   if (!email || !password || password.length > PASSWORD_MAX_LENGTH) return { outcome: 'invalid' };
   const attempt = await beginLoginAttempt(email, address);
   if (!attempt.allowed) return { outcome: 'throttled' };
   if (attempt.delayMs > 0) await sleep(attempt.delayMs);
-  const user = await db().user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true, totpEnabledAt: true } });
+  const user = await db().user.findUnique({
+    where: { email },
+    select: { id: true, email: true, passwordHash: true, totpEnabledAt: true },
+  });
   const ok = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), password);
   if (!user?.email || !user.passwordHash || !ok) {
     await loginFailed(email);

@@ -50,7 +50,12 @@ function providers(): NextAuthOptions['providers'] {
       },
       async authorize(credentials, req) {
         const address = clientAddress(headerValue(req?.headers, 'x-forwarded-for'));
-        const result = await verifyCredentials(credentials?.email ?? '', credentials?.password ?? '', address, credentials?.code ?? '');
+        const result = await verifyCredentials(
+          credentials?.email ?? '',
+          credentials?.password ?? '',
+          address,
+          credentials?.code ?? '',
+        );
         if (result.outcome === 'throttled') throw new Error(THROTTLED_ERROR);
         if (result.outcome === 'code_required') throw new Error(CODE_REQUIRED_ERROR);
         if (result.outcome === 'code_invalid') throw new Error(CODE_INVALID_ERROR);
@@ -85,20 +90,35 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           const signInIp = 'signInIp' in user && typeof user.signInIp === 'string' ? user.signInIp : null;
           if (account?.provider === 'credentials') {
-            const secondFactor = 'secondFactor' in user && (user.secondFactor === 'totp' || user.secondFactor === 'recovery_code') ? user.secondFactor : null;
-            const session = await createSession(user.id, new Date(), { email: user.email ?? null, ip: signInIp, secondFactor });
+            const secondFactor =
+              'secondFactor' in user && (user.secondFactor === 'totp' || user.secondFactor === 'recovery_code')
+                ? user.secondFactor
+                : null;
+            const session = await createSession(user.id, new Date(), {
+              email: user.email ?? null,
+              ip: signInIp,
+              secondFactor,
+            });
             return { uid: user.id, sid: session.id, email: user.email ?? undefined };
           }
           if (!account?.provider || !account.providerAccountId) return { revoked: true };
           const login = profile && 'login' in profile && typeof profile.login === 'string' ? profile.login : null;
           const resolved = await resolveOAuthSignIn(
-            { provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: login ?? user.name },
+            {
+              provider: account.provider,
+              providerAccountId: account.providerAccountId,
+              email: user.email,
+              name: login ?? user.name,
+            },
             await linkIntentFromCookie(),
           );
           if ('refused' in resolved) return { revoked: true };
           const email = user.email ?? login ?? undefined;
           // "Connect GitHub" came from a stepped-up session of this user: keep it, sign nobody in anew.
-          const owner = await db().user.findUnique({ where: { id: resolved.userId }, select: { totpEnabledAt: true, email: true } });
+          const owner = await db().user.findUnique({
+            where: { id: resolved.userId },
+            select: { totpEnabledAt: true, email: true },
+          });
           if (resolved.sessionId && (await sessionState(resolved.sessionId, resolved.userId)) === 'live') {
             return { uid: resolved.userId, sid: resolved.sessionId, email: owner?.email ?? email };
           }
@@ -119,7 +139,11 @@ export function authOptions(): NextAuthOptions {
       session({ session, token }): Session {
         if (!token.uid || !token.sid || token.revoked) return { expires: session.expires };
         // Waiting for the two-factor code: no user (the portal treats it as signed out), only what the sign-in page needs.
-        if (token.secondFactorPending) return { expires: session.expires, secondFactorPending: { sid: token.sid, userId: token.uid, email: token.email ?? null } };
+        if (token.secondFactorPending)
+          return {
+            expires: session.expires,
+            secondFactorPending: { sid: token.sid, userId: token.uid, email: token.email ?? null },
+          };
         return { expires: session.expires, sid: token.sid, user: { id: token.uid, email: token.email ?? '' } };
       },
     },

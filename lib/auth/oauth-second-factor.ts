@@ -16,15 +16,24 @@ export async function completeOAuthSecondFactor(
 ): Promise<void> {
   const since = new Date(now.getTime() - SECOND_FACTOR_PENDING_SECONDS * 1000);
   const pending = await db().session.findFirst({
-    where: { id: input.sessionId, userId: input.userId, secondFactorPending: true, revokedAt: null, createdAt: { gt: since } },
+    where: {
+      id: input.sessionId,
+      userId: input.userId,
+      secondFactorPending: true,
+      revokedAt: null,
+      createdAt: { gt: since },
+    },
     select: { id: true },
   });
   if (!pending) throw new AppError('two_factor_code_invalid', 'This sign-in has expired. Sign in with GitHub again.');
   const second = await verifySecondFactor(input.userId, input.code, now);
   if (!second.ok) {
-    if (second.reason === 'throttled') throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
+    if (second.reason === 'throttled')
+      throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
     throw new AppError('two_factor_code_invalid', 'That code is not correct, or was already used.', {
-      errors: [{ path: 'code', message: 'Enter the current code from your authenticator app, or an unused recovery code.' }],
+      errors: [
+        { path: 'code', message: 'Enter the current code from your authenticator app, or an unused recovery code.' },
+      ],
     });
   }
   await db().$transaction(async (tx) => {
@@ -32,7 +41,8 @@ export async function completeOAuthSecondFactor(
       where: { id: input.sessionId, userId: input.userId, secondFactorPending: true, revokedAt: null },
       data: { secondFactorPending: false },
     });
-    if (done.count !== 1) throw new AppError('two_factor_code_invalid', 'This sign-in has expired. Sign in with GitHub again.');
+    if (done.count !== 1)
+      throw new AppError('two_factor_code_invalid', 'This sign-in has expired. Sign in with GitHub again.');
     await recordSignIn(tx, { id: input.userId, email: input.email, ip: input.ip, secondFactor: second.factor });
   });
 }

@@ -50,8 +50,14 @@ describe('OAuth sign-in (next-auth callbacks called directly with a fake GitHub 
     const token = await githubSignIn(githubId, victim.email);
     expect(token.uid).toMatch(/^usr_/);
     expect(token.uid).not.toBe(victim.id);
-    expect(await db().membership.findFirst({ where: { userId: token.uid, workspaceId: victim.workspaceId } })).toBeNull();
-    expect(await db().oAuthAccount.findUnique({ where: { provider_providerAccountId: { provider: 'github', providerAccountId: githubId } } })).toMatchObject({
+    expect(
+      await db().membership.findFirst({ where: { userId: token.uid, workspaceId: victim.workspaceId } }),
+    ).toBeNull();
+    expect(
+      await db().oAuthAccount.findUnique({
+        where: { provider_providerAccountId: { provider: 'github', providerAccountId: githubId } },
+      }),
+    ).toMatchObject({
       userId: token.uid,
       email: victim.email,
     });
@@ -65,7 +71,12 @@ describe('OAuth sign-in (next-auth callbacks called directly with a fake GitHub 
     const owner = await steppedUpUser();
     const githubId = `gh-${randomUUID()}`;
     const intent = await createLinkIntent(owner.actor, 'github');
-    expect(await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId, email: 'someone@else.example' }, intent.id)).toEqual({
+    expect(
+      await resolveOAuthSignIn(
+        { provider: 'github', providerAccountId: githubId, email: 'someone@else.example' },
+        intent.id,
+      ),
+    ).toEqual({
       userId: owner.id,
       linked: true,
       sessionId: owner.session.id,
@@ -77,7 +88,9 @@ describe('OAuth sign-in (next-auth callbacks called directly with a fake GitHub 
     // Another user cannot take over the linked GitHub identity with an intent of theirs.
     const other = await steppedUpUser();
     const otherIntent = await createLinkIntent(other.actor, 'github');
-    expect(await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId }, otherIntent.id)).toEqual({ refused: 'linked_to_another_user' });
+    expect(await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId }, otherIntent.id)).toEqual({
+      refused: 'linked_to_another_user',
+    });
   });
 
   it('an expired link intent links nothing', async () => {
@@ -100,7 +113,10 @@ async function twoFactorUserWithGitHub() {
   const { secret } = await startEnrolment(owner.actor, owner.email);
   await confirmEnrolment(owner.actor, generateSync({ secret }));
   const githubId = `gh-${randomUUID()}`;
-  await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId }, (await createLinkIntent(owner.actor, 'github')).id);
+  await resolveOAuthSignIn(
+    { provider: 'github', providerAccountId: githubId },
+    (await createLinkIntent(owner.actor, 'github')).id,
+  );
   return { ...owner, githubId, secret };
 }
 
@@ -116,10 +132,17 @@ describe('linking GitHub is guarded like a payout wallet', () => {
   it('a link and an unlink are audited and listed under "Recent security changes"; unlink needs a step-up', async () => {
     const owner = await steppedUpUser();
     const githubId = `gh-${randomUUID()}`;
-    await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId, email: 'Octo@Example.test' }, (await createLinkIntent(owner.actor, 'github')).id);
-    const linked = await db().auditLog.findFirstOrThrow({ where: { workspaceId: owner.workspaceId, action: 'user.oauth_linked' } });
+    await resolveOAuthSignIn(
+      { provider: 'github', providerAccountId: githubId, email: 'Octo@Example.test' },
+      (await createLinkIntent(owner.actor, 'github')).id,
+    );
+    const linked = await db().auditLog.findFirstOrThrow({
+      where: { workspaceId: owner.workspaceId, action: 'user.oauth_linked' },
+    });
     expect(linked.details).toMatchObject({ provider: 'github', provider_email: 'octo@example.test' });
-    expect((await recentSecurityChanges(owner.workspaceId)).map((c) => c.summary)).toContain('GitHub sign-in connected (octo@example.test)');
+    expect((await recentSecurityChanges(owner.workspaceId)).map((c) => c.summary)).toContain(
+      'GitHub sign-in connected (octo@example.test)',
+    );
 
     // A GitHub sign-in of that account; then the owner disconnects GitHub from another session.
     const github = await githubSignIn(githubId, 'octo@example.test');
@@ -131,7 +154,9 @@ describe('linking GitHub is guarded like a payout wallet', () => {
     expect(await unlinkOAuthAccount(otherActor, 'github')).toEqual({ endedSessions: 1 });
     expect(await isSessionLive(String(github.sid), owner.id)).toBe(false);
     expect(await db().oAuthAccount.count({ where: { userId: owner.id } })).toBe(0);
-    expect((await recentSecurityChanges(owner.workspaceId)).map((c) => c.summary)[0]).toBe('GitHub sign-in disconnected');
+    expect((await recentSecurityChanges(owner.workspaceId)).map((c) => c.summary)[0]).toBe(
+      'GitHub sign-in disconnected',
+    );
     // The same GitHub account now signs in as a new user of its own, not as the owner.
     expect((await githubSignIn(githubId, 'octo@example.test')).uid).not.toBe(owner.id);
   });
@@ -163,27 +188,61 @@ describe('two-factor sign-in applies to GitHub sign-ins', () => {
     expect(session).not.toHaveProperty('user');
     // Nothing protected can be done from it, even with the password.
     const pendingActor = { ...owner.actor, sessionId: sid };
-    await expect(stepUp({ actor: pendingActor, password: PASSWORD, code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }) })).rejects.toMatchObject({
+    await expect(
+      stepUp({
+        actor: pendingActor,
+        password: PASSWORD,
+        code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+      }),
+    ).rejects.toMatchObject({
       code: 'step_up_failed',
     });
-    await refusedWith(setWallet(owner.workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, pendingActor), 'step_up_required');
+    await refusedWith(
+      setWallet(
+        owner.workspaceId,
+        { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address },
+        pendingActor,
+      ),
+      'step_up_required',
+    );
 
-    await refusedWith(completeOAuthSecondFactor({ sessionId: sid, userId: owner.id, code: '000000', ip: null, email: null }), 'two_factor_code_invalid');
+    await refusedWith(
+      completeOAuthSecondFactor({ sessionId: sid, userId: owner.id, code: '000000', ip: null, email: null }),
+      'two_factor_code_invalid',
+    );
     expect(await isSessionLive(sid, owner.id)).toBe(false);
     // The code of the next step (the current one was used by the enrolment).
-    await completeOAuthSecondFactor({ sessionId: sid, userId: owner.id, code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }), ip: null, email: null });
+    await completeOAuthSecondFactor({
+      sessionId: sid,
+      userId: owner.id,
+      code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+      ip: null,
+      email: null,
+    });
     expect(await isSessionLive(sid, owner.id)).toBe(true);
-    const signedIn = await db().auditLog.findFirstOrThrow({ where: { workspaceId: owner.workspaceId, action: 'user.signed_in' }, orderBy: { id: 'desc' } });
+    const signedIn = await db().auditLog.findFirstOrThrow({
+      where: { workspaceId: owner.workspaceId, action: 'user.signed_in' },
+      orderBy: { id: 'desc' },
+    });
     expect(signedIn.details).toMatchObject({ second_factor: 'totp' });
   });
 
   it('a waiting sign-in expires: after 10 minutes the code no longer opens it', async () => {
     const owner = await twoFactorUserWithGitHub();
     const token = await githubSignIn(owner.githubId, 'octo@example.test');
-    await db().session.update({ where: { id: String(token.sid) }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
+    await db().session.update({
+      where: { id: String(token.sid) },
+      data: { createdAt: new Date(Date.now() - 11 * 60_000) },
+    });
     expect(await sessionState(String(token.sid), owner.id)).toBe('ended');
     await refusedWith(
-      completeOAuthSecondFactor({ sessionId: String(token.sid), userId: owner.id, code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }), ip: null, email: null }),
+      completeOAuthSecondFactor({
+        sessionId: String(token.sid),
+        userId: owner.id,
+        code: generateSync({ secret: owner.secret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+        ip: null,
+        email: null,
+      }),
       'two_factor_code_invalid',
     );
   });
@@ -193,17 +252,27 @@ describe('ending sessions ends GitHub sign-ins too', () => {
   it('a password change and "sign out everywhere else" end sessions created through GitHub', async () => {
     const owner = await steppedUpUser();
     const githubId = `gh-${randomUUID()}`;
-    await resolveOAuthSignIn({ provider: 'github', providerAccountId: githubId }, (await createLinkIntent(owner.actor, 'github')).id);
+    await resolveOAuthSignIn(
+      { provider: 'github', providerAccountId: githubId },
+      (await createLinkIntent(owner.actor, 'github')).id,
+    );
     const first = await githubSignIn(githubId, 'octo@example.test');
     expect(await isSessionLive(String(first.sid), owner.id)).toBe(true);
-    await changePassword({ userId: owner.id, keepSessionId: owner.session.id, currentPassword: PASSWORD, newPassword: 'another horse battery staple' });
+    await changePassword({
+      userId: owner.id,
+      keepSessionId: owner.session.id,
+      currentPassword: PASSWORD,
+      newPassword: 'another horse battery staple',
+    });
     expect(await isSessionLive(String(first.sid), owner.id)).toBe(false);
 
     const second = await githubSignIn(githubId, 'octo@example.test');
     expect(await revokeOtherSessions(owner.id, owner.session.id, owner.actor)).toBe(1);
     expect(await isSessionLive(String(second.sid), owner.id)).toBe(false);
     expect(await isSessionLive(owner.session.id, owner.id)).toBe(true);
-    expect(await db().auditLog.count({ where: { workspaceId: owner.workspaceId, action: 'user.signed_out_everywhere' } })).toBe(1);
+    expect(
+      await db().auditLog.count({ where: { workspaceId: owner.workspaceId, action: 'user.signed_out_everywhere' } }),
+    ).toBe(1);
   });
 });
 
@@ -213,17 +282,33 @@ describe('"recent sign-in" is a step-up only when the provider re-authenticated'
     const userId = String(token.uid);
     const actor = { userId, label: 'fresh', ip: null, sessionId: String(token.sid) };
     const { workspaceId } = await db().membership.findFirstOrThrow({ where: { userId } });
-    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor), 'step_up_required');
+    await refusedWith(
+      setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor),
+      'step_up_required',
+    );
     await refusedWith(createLinkIntent(actor, 'github'), 'step_up_required');
     // Turning two-factor on is allowed right after the sign-in; then changes ask for the code.
     const { secret } = await startEnrolment(actor, 'fresh');
     await confirmEnrolment(actor, generateSync({ secret }));
-    await refusedWith(setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor), 'step_up_required');
+    await refusedWith(
+      setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor),
+      'step_up_required',
+    );
     await stepUp({ actor, code: generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }) });
-    await setWallet(workspaceId, { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address }, actor);
+    await setWallet(
+      workspaceId,
+      { network: 'polygon', address: privateKeyToAccount(generatePrivateKey()).address },
+      actor,
+    );
     // Past the window, the first factor can no longer be added on a GitHub sign-in alone.
     const late = await githubSignIn(`gh-${randomUUID()}`, 'late@example.test');
-    await db().session.update({ where: { id: String(late.sid) }, data: { createdAt: new Date(Date.now() - (STEP_UP_WINDOW_SECONDS + 1) * 1000) } });
-    await refusedWith(startEnrolment({ userId: String(late.uid), label: 'late', ip: null, sessionId: String(late.sid) }, 'late'), 'step_up_required');
+    await db().session.update({
+      where: { id: String(late.sid) },
+      data: { createdAt: new Date(Date.now() - (STEP_UP_WINDOW_SECONDS + 1) * 1000) },
+    });
+    await refusedWith(
+      startEnrolment({ userId: String(late.uid), label: 'late', ip: null, sessionId: String(late.sid) }, 'late'),
+      'step_up_required',
+    );
   });
 });

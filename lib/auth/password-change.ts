@@ -19,9 +19,15 @@ export async function changePassword(input: {
   code?: string;
 }): Promise<{ endedSessions: number }> {
   const newPassword = NewPassword.parse(input.newPassword);
-  const user = await db().user.findUnique({ where: { id: input.userId }, select: { passwordHash: true, totpEnabledAt: true } });
+  const user = await db().user.findUnique({
+    where: { id: input.userId },
+    select: { passwordHash: true, totpEnabledAt: true },
+  });
   if (!user?.passwordHash) {
-    throw new AppError('current_password_incorrect', 'This account signs in through an OAuth provider and has no password to change.');
+    throw new AppError(
+      'current_password_incorrect',
+      'This account signs in through an OAuth provider and has no password to change.',
+    );
   }
   // The same per-user budget as the step-up form: a stolen session cannot guess the password here instead.
   if (!(await beginUserProof('reauth', input.userId))) {
@@ -36,16 +42,22 @@ export async function changePassword(input: {
   if (user.totpEnabledAt) {
     const second = await verifySecondFactor(input.userId, input.code ?? '');
     if (!second.ok) {
-      if (second.reason === 'throttled') throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
+      if (second.reason === 'throttled')
+        throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
       throw new AppError('two_factor_code_invalid', 'The authentication code is not correct, or was already used.', {
-        errors: [{ path: 'code', message: 'Enter a current code from your authenticator app (or an unused recovery code).' }],
+        errors: [
+          { path: 'code', message: 'Enter a current code from your authenticator app (or an unused recovery code).' },
+        ],
       });
     }
   }
   const passwordHash = await hashPassword(newPassword);
   const [, ended] = await db().$transaction([
     db().user.update({ where: { id: input.userId }, data: { passwordHash }, select: { id: true } }),
-    db().session.updateMany({ where: { userId: input.userId, revokedAt: null, id: { not: input.keepSessionId } }, data: { revokedAt: new Date() } }),
+    db().session.updateMany({
+      where: { userId: input.userId, revokedAt: null, id: { not: input.keepSessionId } },
+      data: { revokedAt: new Date() },
+    }),
   ]);
   return { endedSessions: ended.count };
 }

@@ -48,7 +48,12 @@ function normalizeTotp(raw: string): string | null {
 export function matchTotp(secret: string, raw: string, now = new Date()): number | null {
   const token = normalizeTotp(raw);
   if (!token || !secret) return null;
-  const result = verifySync({ secret, token, epochTolerance: TOTP_TOLERANCE_SECONDS, epoch: Math.floor(now.getTime() / 1000) });
+  const result = verifySync({
+    secret,
+    token,
+    epochTolerance: TOTP_TOLERANCE_SECONDS,
+    epoch: Math.floor(now.getTime() / 1000),
+  });
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
@@ -68,7 +73,9 @@ function normalizeRecoveryCode(raw: string): string | null {
  */
 export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   const raw = Array.from({ length: RECOVERY_CODE_COUNT }, () =>
-    Array.from({ length: RECOVERY_CODE_LENGTH }, () => RECOVERY_ALPHABET.charAt(randomInt(RECOVERY_ALPHABET.length))).join(''),
+    Array.from({ length: RECOVERY_CODE_LENGTH }, () =>
+      RECOVERY_ALPHABET.charAt(randomInt(RECOVERY_ALPHABET.length)),
+    ).join(''),
   );
   return { codes: raw.map((code) => code.replace(/(.{4})(?!$)/g, '$1-')), hashes: raw.map(sha256) };
 }
@@ -87,7 +94,13 @@ function readableSecret(sealed: string): string {
   try {
     return openTotpSecret(sealed);
   } catch {
-    console.error(JSON.stringify({ level: 'error', event: 'totp_secret_unreadable', message: 'WEBHOOK_ENCRYPTION_KEY cannot open a stored TOTP secret' }));
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        event: 'totp_secret_unreadable',
+        message: 'WEBHOOK_ENCRYPTION_KEY cannot open a stored TOTP secret',
+      }),
+    );
     return '';
   }
 }
@@ -102,7 +115,10 @@ export type SecondFactorCheck = { ok: true; factor: SecondFactor } | { ok: false
  */
 export async function verifySecondFactor(userId: string, raw: string, now = new Date()): Promise<SecondFactorCheck> {
   if (!(await beginUserProof('second_factor', userId, now))) return { ok: false, reason: 'throttled' };
-  const user = await db().user.findUnique({ where: { id: userId }, select: { totpSecretCiphertext: true, totpEnabledAt: true } });
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { totpSecretCiphertext: true, totpEnabledAt: true },
+  });
   if (!user?.totpEnabledAt || !user.totpSecretCiphertext) return { ok: false, reason: 'invalid' };
 
   let factor: SecondFactor | null = null;
@@ -126,10 +142,16 @@ export async function verifySecondFactor(userId: string, raw: string, now = new 
 }
 
 /** Whether the user has two-factor sign-in on, and how many recovery codes are left. */
-export async function twoFactorStatus(userId: string): Promise<{ enabled: boolean; enabledAt: Date | null; recoveryCodesLeft: number }> {
+export async function twoFactorStatus(
+  userId: string,
+): Promise<{ enabled: boolean; enabledAt: Date | null; recoveryCodesLeft: number }> {
   const [user, left] = await Promise.all([
     db().user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } }),
     db().recoveryCode.count({ where: { userId, usedAt: null } }),
   ]);
-  return { enabled: Boolean(user?.totpEnabledAt), enabledAt: user?.totpEnabledAt ?? null, recoveryCodesLeft: user?.totpEnabledAt ? left : 0 };
+  return {
+    enabled: Boolean(user?.totpEnabledAt),
+    enabledAt: user?.totpEnabledAt ?? null,
+    recoveryCodesLeft: user?.totpEnabledAt ? left : 0,
+  };
 }

@@ -22,13 +22,24 @@ export interface SignInFacts {
  * A sign-in: the session row and its audit entries (lib/audit) commit together. A session still waiting for its
  * second factor records its sign-in when the code is entered (lib/auth/oauth-second-factor.ts).
  */
-export async function createSession(userId: string, now = new Date(), signIn: SignInFacts = { email: null, ip: null }): Promise<{ id: string; expiresAt: Date }> {
+export async function createSession(
+  userId: string,
+  now = new Date(),
+  signIn: SignInFacts = { email: null, ip: null },
+): Promise<{ id: string; expiresAt: Date }> {
   const id = newId('session');
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
   const pending = signIn.secondFactorPending === true;
   await db().$transaction(async (tx) => {
     await tx.session.create({
-      data: { id, userId, expiresAt, createdAt: now, authProvider: signIn.provider ?? 'credentials', secondFactorPending: pending },
+      data: {
+        id,
+        userId,
+        expiresAt,
+        createdAt: now,
+        authProvider: signIn.provider ?? 'credentials',
+        secondFactorPending: pending,
+      },
     });
     if (!pending) await recordSignIn(tx, { id: userId, ...signIn });
   });
@@ -46,9 +57,12 @@ export async function sessionState(sessionId: string, userId: string, now = new 
     where: { id: sessionId },
     select: { userId: true, revokedAt: true, expiresAt: true, createdAt: true, secondFactorPending: true },
   });
-  if (!row || row.userId !== userId || row.revokedAt !== null || row.expiresAt.getTime() <= now.getTime()) return 'ended';
+  if (!row || row.userId !== userId || row.revokedAt !== null || row.expiresAt.getTime() <= now.getTime())
+    return 'ended';
   if (!row.secondFactorPending) return 'live';
-  return now.getTime() - row.createdAt.getTime() < SECOND_FACTOR_PENDING_SECONDS * 1000 ? 'second_factor_pending' : 'ended';
+  return now.getTime() - row.createdAt.getTime() < SECOND_FACTOR_PENDING_SECONDS * 1000
+    ? 'second_factor_pending'
+    : 'ended';
 }
 
 /** True only for a live session (see sessionState). */
@@ -65,10 +79,23 @@ export async function revokeSession(sessionId: string, now = new Date()): Promis
  * Ends every live session of the user except `keepSessionId` — password and GitHub sign-ins alike — and records
  * `user.signed_out_everywhere` ("Sign out everywhere" on the Account page; a password change does the same).
  */
-export async function revokeOtherSessions(userId: string, keepSessionId: string, actor?: AuditActor, now = new Date()): Promise<number> {
+export async function revokeOtherSessions(
+  userId: string,
+  keepSessionId: string,
+  actor?: AuditActor,
+  now = new Date(),
+): Promise<number> {
   return db().$transaction(async (tx) => {
-    const result = await tx.session.updateMany({ where: { userId, revokedAt: null, id: { not: keepSessionId } }, data: { revokedAt: now } });
-    if (actor) await recordUserAudit(tx, userId, { action: 'user.signed_out_everywhere', actor, details: { ended_sessions: result.count } });
+    const result = await tx.session.updateMany({
+      where: { userId, revokedAt: null, id: { not: keepSessionId } },
+      data: { revokedAt: now },
+    });
+    if (actor)
+      await recordUserAudit(tx, userId, {
+        action: 'user.signed_out_everywhere',
+        actor,
+        details: { ended_sessions: result.count },
+      });
     return result.count;
   });
 }

@@ -11,7 +11,8 @@ export interface StepUpMethodsForCopy {
 
 export function stepUpProofText(methods: StepUpMethodsForCopy | null): string {
   if (!methods) return 'your password (and a code from your authenticator app when two-factor sign-in is on)';
-  if (methods.password && methods.totp) return 'your password and a code from your authenticator app (or a recovery code)';
+  if (methods.password && methods.totp)
+    return 'your password and a code from your authenticator app (or a recovery code)';
   if (methods.password) return 'your password';
   if (methods.totp) return 'a code from your authenticator app (or a recovery code)';
   return 'a two-factor code (turn two-factor sign-in on, on the Account page)';

@@ -47,13 +47,20 @@ async function refusedWithStepUpRequired(promise: Promise<unknown>): Promise<voi
 }
 
 async function auditActions(workspaceId: string): Promise<string[]> {
-  const rows = await db().auditLog.findMany({ where: { workspaceId }, orderBy: { id: 'asc' }, select: { action: true } });
+  const rows = await db().auditLog.findMany({
+    where: { workspaceId },
+    orderBy: { id: 'asc' },
+    select: { action: true },
+  });
   return rows.map((row) => row.action);
 }
 
 /** Moves this session's step-up back in time (as if it had been given `secondsAgo` seconds ago). */
 async function ageStepUp(sessionId: string, secondsAgo: number): Promise<void> {
-  await db().session.update({ where: { id: sessionId }, data: { steppedUpAt: new Date(Date.now() - secondsAgo * 1000) } });
+  await db().session.update({
+    where: { id: sessionId },
+    data: { steppedUpAt: new Date(Date.now() - secondsAgo * 1000) },
+  });
 }
 
 describe('step-up is required, server-side, for each protected change', () => {
@@ -66,7 +73,10 @@ describe('step-up is required, server-side, for each protected change', () => {
     await stepUp({ actor, password: PASSWORD });
     await setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor);
     expect((await listWallets(workspaceId)).map((w) => w.address)).toEqual([POLYGON]);
-    const rows = await db().auditLog.findMany({ where: { workspaceId, action: { in: ['user.stepped_up', 'wallet.set'] } }, orderBy: { id: 'asc' } });
+    const rows = await db().auditLog.findMany({
+      where: { workspaceId, action: { in: ['user.stepped_up', 'wallet.set'] } },
+      orderBy: { id: 'asc' },
+    });
     expect(rows.map((r) => r.action)).toEqual(['user.stepped_up', 'wallet.set']);
     expect(rows[0]?.details).toMatchObject({ method: 'password', valid_minutes: 5 });
     expect(rows[0]?.ip).toBe('203.0.113.5');
@@ -76,11 +86,15 @@ describe('step-up is required, server-side, for each protected change', () => {
   it('the refusal says what to type: the password, and with two-factor sign-in on, a code as well', async () => {
     const { workspaceId, actor } = await signedIn();
     const refusal = () => setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor);
-    await expect(refusal()).rejects.toMatchObject({ code: 'step_up_required', message: 'Confirm it is you: this change needs your password again (valid 5 minutes).' });
+    await expect(refusal()).rejects.toMatchObject({
+      code: 'step_up_required',
+      message: 'Confirm it is you: this change needs your password again (valid 5 minutes).',
+    });
     await db().user.update({ where: { id: actor.userId }, data: { totpEnabledAt: new Date() } });
     await expect(refusal()).rejects.toMatchObject({
       code: 'step_up_required',
-      message: 'Confirm it is you: this change needs your password and a code from your authenticator app (or a recovery code) again (valid 5 minutes).',
+      message:
+        'Confirm it is you: this change needs your password and a code from your authenticator app (or a recovery code) again (valid 5 minutes).',
     });
   });
 
@@ -107,8 +121,14 @@ describe('step-up is required, server-side, for each protected change', () => {
 
     await stepUp({ actor, password: PASSWORD });
     await createWebhookEndpoint(workspaceId, live, options);
-    const rows = await db().auditLog.findMany({ where: { workspaceId, action: 'webhook_endpoint.created' }, orderBy: { id: 'asc' } });
-    expect(rows.map((r) => (r.details as { environment: string; step_up?: string }).step_up ?? null)).toEqual([null, 'password']);
+    const rows = await db().auditLog.findMany({
+      where: { workspaceId, action: 'webhook_endpoint.created' },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => (r.details as { environment: string; step_up?: string }).step_up ?? null)).toEqual([
+      null,
+      'password',
+    ]);
   });
 
   it('live key create: refused without a step-up and no key exists; a test key needs none', async () => {
@@ -122,7 +142,9 @@ describe('step-up is required, server-side, for each protected change', () => {
     await stepUp({ actor, password: PASSWORD });
     const live = await createApiKey(workspaceId, { label: 'live one', environment: 'live' }, actor);
     expect(live.secret).toMatch(/^live_/);
-    const audit = await db().auditLog.findFirst({ where: { workspaceId, action: 'key.created', target: `key ${live.key.id}` } });
+    const audit = await db().auditLog.findFirst({
+      where: { workspaceId, action: 'key.created', target: `key ${live.key.id}` },
+    });
     expect(audit?.details).toMatchObject({ environment: 'live', step_up: 'password' });
   });
 
@@ -159,11 +181,17 @@ describe('the step-up is bound to the session and expires', () => {
     const { user, workspaceId, actor } = await signedIn();
     await stepUp({ actor, password: PASSWORD });
     const other = await createSession(user.id); // e.g. a stolen cookie of another device
-    await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: other.id }));
-    await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: null }));
+    await refusedWithStepUpRequired(
+      setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: other.id }),
+    );
+    await refusedWithStepUpRequired(
+      setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: null }),
+    );
     const stranger = await signedIn();
     await stepUp({ actor: stranger.actor, password: PASSWORD });
-    await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: stranger.session.id }));
+    await refusedWithStepUpRequired(
+      setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, { ...actor, sessionId: stranger.session.id }),
+    );
     await revokeSession(actor.sessionId);
     await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: ATTACKER }, actor));
     expect(await listWallets(workspaceId)).toEqual([]);
@@ -181,7 +209,9 @@ describe('the step-up is bound to the session and expires', () => {
 
   it('the operator CLI (no portal user) is not asked', async () => {
     const { workspaceId } = await signedIn();
-    expect(await db().$transaction((tx) => requireStepUp(tx, { userId: null, label: 'operator', ip: null }))).toBeNull();
+    expect(
+      await db().$transaction((tx) => requireStepUp(tx, { userId: null, label: 'operator', ip: null })),
+    ).toBeNull();
     await setWallet(workspaceId, { network: 'polygon', address: POLYGON });
   });
 });
@@ -197,13 +227,21 @@ describe('accounts without a password (GitHub only)', () => {
     const userId = String(token.uid);
     const sessionId = String(token.sid);
     const membership = await db().membership.findFirstOrThrow({ where: { userId } });
-    return { userId, sessionId, workspaceId: membership.workspaceId, actor: { userId, label: 'octo', ip: null, sessionId } satisfies AuditActor };
+    return {
+      userId,
+      sessionId,
+      workspaceId: membership.workspaceId,
+      actor: { userId, label: 'octo', ip: null, sessionId } satisfies AuditActor,
+    };
   }
 
   it('a sign-in through GitHub is no proof (GitHub cannot be made to re-authenticate); the form says to turn on two-factor', async () => {
     const { workspaceId, actor } = await githubUser();
     await refusedWithStepUpRequired(setWallet(workspaceId, { network: 'polygon', address: POLYGON }, actor));
-    await expect(stepUp({ actor, password: 'anything' })).rejects.toMatchObject({ code: 'step_up_failed', message: expect.stringMatching(/Turn on two-factor sign-in/) });
+    await expect(stepUp({ actor, password: 'anything' })).rejects.toMatchObject({
+      code: 'step_up_failed',
+      message: expect.stringMatching(/Turn on two-factor sign-in/),
+    });
   });
 });
 

@@ -30,7 +30,8 @@ import { stepUpProofText } from './step-up-copy';
  */
 export const STEP_UP_WINDOW_SECONDS = 5 * 60;
 
-export type StepUpMethod = 'password' | 'password+totp' | 'password+recovery_code' | 'totp' | 'recovery_code' | 'recent_sign_in';
+export type StepUpMethod =
+  'password' | 'password+totp' | 'password+recovery_code' | 'totp' | 'recovery_code' | 'recent_sign_in';
 
 export interface StepUpProof {
   method: StepUpMethod;
@@ -45,7 +46,10 @@ export interface StepUpMethods {
 }
 
 export async function stepUpMethods(userId: string): Promise<StepUpMethods> {
-  const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true, totpEnabledAt: true } });
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { passwordHash: true, totpEnabledAt: true },
+  });
   return { password: Boolean(user?.passwordHash), totp: Boolean(user?.totpEnabledAt) };
 }
 
@@ -86,11 +90,15 @@ function proofOf(row: SessionProofRow, now: Date, options: StepUpOptions = {}): 
   // A provider that was made to re-authenticate: as good as typing the password.
   if (freshSignInProves(row.authProvider)) return { method: 'recent_sign_in', at: row.createdAt };
   // Otherwise only to add the first factor of an account with nothing to type (GitHub only, no two-factor).
-  if (options.firstFactor && !row.user.passwordHash && !row.user.totpEnabledAt) return { method: 'recent_sign_in', at: row.createdAt };
+  if (options.firstFactor && !row.user.passwordHash && !row.user.totpEnabledAt)
+    return { method: 'recent_sign_in', at: row.createdAt };
   return null;
 }
 
-async function readSession(client: Pick<Prisma.TransactionClient, 'session'>, sessionId: string): Promise<SessionProofRow | null> {
+async function readSession(
+  client: Pick<Prisma.TransactionClient, 'session'>,
+  sessionId: string,
+): Promise<SessionProofRow | null> {
   return client.session.findUnique({
     where: { id: sessionId },
     select: {
@@ -130,7 +138,12 @@ export async function requireStepUp(
 }
 
 /** Until when this session's step-up counts (null: none now). For the UI only; the gate is requireStepUp. */
-export async function stepUpActiveUntil(sessionId: string, userId: string, now = new Date(), options: StepUpOptions = {}): Promise<Date | null> {
+export async function stepUpActiveUntil(
+  sessionId: string,
+  userId: string,
+  now = new Date(),
+  options: StepUpOptions = {},
+): Promise<Date | null> {
   const row = await readSession(db(), sessionId);
   const proof = isLive(row, userId, now) ? proofOf(row, now, options) : null;
   return proof ? new Date(proof.at.getTime() + STEP_UP_WINDOW_SECONDS * 1000) : null;
@@ -145,14 +158,26 @@ function failed(message: string, path?: 'password' | 'code'): AppError {
  * then stamps the session row and records `user.stepped_up` in the same transaction. Password guesses through
  * this form are throttled per user (`reauth`, lib/auth/throttle.ts), codes per user (`second_factor`).
  */
-export async function stepUp(input: { actor: AuditActor & { userId: string; sessionId: string }; password?: string; code?: string }, now = new Date()): Promise<{ until: Date; method: StepUpMethod }> {
+export async function stepUp(
+  input: { actor: AuditActor & { userId: string; sessionId: string }; password?: string; code?: string },
+  now = new Date(),
+): Promise<{ until: Date; method: StepUpMethod }> {
   const { actor } = input;
-  const user = await db().user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true, totpEnabledAt: true } });
+  const user = await db().user.findUnique({
+    where: { id: actor.userId },
+    select: { passwordHash: true, totpEnabledAt: true },
+  });
   if (!user) throw failed('This account no longer exists.');
   // Checked before any password or code is looked at (and a one-time code used up): a session that has ended, or
   // one still waiting for its two-factor code, can never be given a step-up.
   const usable = await db().session.count({
-    where: { id: actor.sessionId, userId: actor.userId, revokedAt: null, expiresAt: { gt: now }, secondFactorPending: false },
+    where: {
+      id: actor.sessionId,
+      userId: actor.userId,
+      revokedAt: null,
+      expiresAt: { gt: now },
+      secondFactorPending: false,
+    },
   });
   if (usable !== 1) throw failed('This session has ended. Sign in again.');
   if (!user.passwordHash && !user.totpEnabledAt) {
@@ -166,7 +191,8 @@ export async function stepUp(input: { actor: AuditActor & { userId: string; sess
     if (!(await beginUserProof('reauth', actor.userId, now))) {
       throw new AppError('too_many_attempts', 'Too many wrong passwords. Wait 15 minutes and try again.');
     }
-    if (!input.password || !(await verifyPassword(user.passwordHash, input.password))) throw failed('The password is not correct.', 'password');
+    if (!input.password || !(await verifyPassword(user.passwordHash, input.password)))
+      throw failed('The password is not correct.', 'password');
     await userProofSucceeded('reauth', actor.userId);
     method = 'password';
   } else {
@@ -176,7 +202,8 @@ export async function stepUp(input: { actor: AuditActor & { userId: string; sess
     if (!input.code?.trim()) throw failed('Enter the code from your authenticator app (or a recovery code).', 'code');
     const second = await verifySecondFactor(actor.userId, input.code, now);
     if (!second.ok) {
-      if (second.reason === 'throttled') throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
+      if (second.reason === 'throttled')
+        throw new AppError('too_many_attempts', 'Too many wrong codes. Wait 15 minutes and try again.');
       throw failed('The code is not correct, or was already used.', 'code');
     }
     method = user.passwordHash ? (`password+${second.factor}` as StepUpMethod) : second.factor;
@@ -184,11 +211,21 @@ export async function stepUp(input: { actor: AuditActor & { userId: string; sess
 
   await db().$transaction(async (tx) => {
     const stamped = await tx.session.updateMany({
-      where: { id: actor.sessionId, userId: actor.userId, revokedAt: null, expiresAt: { gt: now }, secondFactorPending: false },
+      where: {
+        id: actor.sessionId,
+        userId: actor.userId,
+        revokedAt: null,
+        expiresAt: { gt: now },
+        secondFactorPending: false,
+      },
       data: { steppedUpAt: now, stepUpMethod: method },
     });
     if (stamped.count !== 1) throw failed('This session has ended. Sign in again.');
-    await recordUserAudit(tx, actor.userId, { action: 'user.stepped_up', actor, details: { method, valid_minutes: STEP_UP_WINDOW_SECONDS / 60 } });
+    await recordUserAudit(tx, actor.userId, {
+      action: 'user.stepped_up',
+      actor,
+      details: { method, valid_minutes: STEP_UP_WINDOW_SECONDS / 60 },
+    });
   });
   return { until: new Date(now.getTime() + STEP_UP_WINDOW_SECONDS * 1000), method };
 }

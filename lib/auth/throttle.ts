@@ -65,7 +65,10 @@ async function takeSlot(tx: Tx, key: string, limit: number, windowMinutes: numbe
 }
 
 /** Slots of several counters, all or none. */
-async function takeSlots(slots: Array<{ key: string; limit: number; windowMinutes: number }>, now: Date): Promise<boolean> {
+async function takeSlots(
+  slots: Array<{ key: string; limit: number; windowMinutes: number }>,
+  now: Date,
+): Promise<boolean> {
   try {
     await db().$transaction(async (tx) => {
       // Always the same order (address before pair), so two transactions never wait on each other in a cycle.
@@ -97,12 +100,20 @@ export type LoginAttempt = { allowed: false } | { allowed: true; delayMs: number
  * Before checking a password: reserves a slot for the address and for (email, address); refused when either
  * is used up. When allowed, says how long to wait first (the per-email progressive delay).
  */
-export async function beginLoginAttempt(email: string, address: string | null, now = new Date()): Promise<LoginAttempt> {
+export async function beginLoginAttempt(
+  email: string,
+  address: string | null,
+  now = new Date(),
+): Promise<LoginAttempt> {
   const addr = address ?? UNKNOWN_ADDRESS;
   const allowed = await takeSlots(
     [
       { key: keys.loginAddress(addr), limit: MAX_FAILURES_PER_ADDRESS, windowMinutes: LOGIN_WINDOW_MINUTES },
-      { key: keys.loginPair(email, addr), limit: MAX_FAILURES_PER_EMAIL_AND_ADDRESS, windowMinutes: LOGIN_WINDOW_MINUTES },
+      {
+        key: keys.loginPair(email, addr),
+        limit: MAX_FAILURES_PER_EMAIL_AND_ADDRESS,
+        windowMinutes: LOGIN_WINDOW_MINUTES,
+      },
     ],
     now,
   );
@@ -122,14 +133,20 @@ export async function loginFailed(email: string, now = new Date()): Promise<void
 export async function loginSucceeded(email: string, address: string | null): Promise<void> {
   const addr = address ?? UNKNOWN_ADDRESS;
   await db().$transaction([
-    db().throttleCounter.updateMany({ where: { key: keys.loginAddress(addr), count: { gt: 0 } }, data: { count: { decrement: 1 } } }),
+    db().throttleCounter.updateMany({
+      where: { key: keys.loginAddress(addr), count: { gt: 0 } },
+      data: { count: { decrement: 1 } },
+    }),
     db().throttleCounter.deleteMany({ where: { key: { in: [keys.loginPair(email, addr), keys.loginEmail(email)] } } }),
   ]);
 }
 
 /** Sign-up: `limit` accounts per client address per hour; refused beyond that. */
 export async function takeSignUpSlot(address: string | null, limit: number, now = new Date()): Promise<boolean> {
-  return takeSlots([{ key: keys.signupAddress(address ?? UNKNOWN_ADDRESS), limit, windowMinutes: SIGNUP_WINDOW_MINUTES }], now);
+  return takeSlots(
+    [{ key: keys.signupAddress(address ?? UNKNOWN_ADDRESS), limit, windowMinutes: SIGNUP_WINDOW_MINUTES }],
+    now,
+  );
 }
 
 /**
@@ -137,11 +154,17 @@ export async function takeSignUpSlot(address: string | null, limit: number, now 
  * are in the window). A success gives it back (userProofSucceeded); a failure keeps it.
  */
 export async function beginUserProof(kind: UserProofKind, userId: string, now = new Date()): Promise<boolean> {
-  return takeSlots([{ key: keys.userProof(kind, userId), limit: MAX_USER_PROOF_FAILURES, windowMinutes: LOGIN_WINDOW_MINUTES }], now);
+  return takeSlots(
+    [{ key: keys.userProof(kind, userId), limit: MAX_USER_PROOF_FAILURES, windowMinutes: LOGIN_WINDOW_MINUTES }],
+    now,
+  );
 }
 
 export async function userProofSucceeded(kind: UserProofKind, userId: string): Promise<void> {
-  await db().throttleCounter.updateMany({ where: { key: keys.userProof(kind, userId), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+  await db().throttleCounter.updateMany({
+    where: { key: keys.userProof(kind, userId), count: { gt: 0 } },
+    data: { count: { decrement: 1 } },
+  });
 }
 
 /** Counters whose window ended long ago no longer matter (index on window_ends_at). */

@@ -90,7 +90,10 @@ describe('sign-in with two-factor on', () => {
     expect(await verifyCredentials(email, PASSWORD, address, '123456')).toEqual({ outcome: 'code_invalid' });
     // A wrong password with a code is just a wrong password (the code is never looked at).
     expect(await verifyCredentials(email, 'wrong password', address, code(secret, 1))).toEqual({ outcome: 'invalid' });
-    expect(await verifyCredentials(email, PASSWORD, address, code(secret, 1))).toMatchObject({ outcome: 'ok', secondFactor: 'totp' });
+    expect(await verifyCredentials(email, PASSWORD, address, code(secret, 1))).toMatchObject({
+      outcome: 'ok',
+      secondFactor: 'totp',
+    });
   });
 
   it('a code is accepted once: replaying it, or an older step, is refused', async () => {
@@ -105,16 +108,25 @@ describe('sign-in with two-factor on', () => {
   it('a recovery code signs in once; used again it is refused; others still work', async () => {
     const { email, recoveryCodes, userId } = await enrolled();
     const [first, second] = recoveryCodes;
-    expect(await verifyCredentials(email, PASSWORD, newAddress(), first ?? '')).toMatchObject({ outcome: 'ok', secondFactor: 'recovery_code' });
+    expect(await verifyCredentials(email, PASSWORD, newAddress(), first ?? '')).toMatchObject({
+      outcome: 'ok',
+      secondFactor: 'recovery_code',
+    });
     expect((await verifyCredentials(email, PASSWORD, newAddress(), first ?? '')).outcome).toBe('code_invalid');
     // Typed without dashes and in capitals: the same code.
-    expect((await verifyCredentials(email, PASSWORD, newAddress(), (second ?? '').replaceAll('-', '').toUpperCase())).outcome).toBe('ok');
+    expect(
+      (await verifyCredentials(email, PASSWORD, newAddress(), (second ?? '').replaceAll('-', '').toUpperCase()))
+        .outcome,
+    ).toBe('ok');
     expect(await db().recoveryCode.count({ where: { userId, usedAt: null } })).toBe(8);
   });
 
   it('two concurrent uses of one recovery code: exactly one wins', async () => {
     const { userId, recoveryCodes } = await enrolled();
-    const results = await Promise.all([verifySecondFactor(userId, recoveryCodes[2] ?? ''), verifySecondFactor(userId, recoveryCodes[2] ?? '')]);
+    const results = await Promise.all([
+      verifySecondFactor(userId, recoveryCodes[2] ?? ''),
+      verifySecondFactor(userId, recoveryCodes[2] ?? ''),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 
@@ -133,15 +145,28 @@ describe('step-up and password change with two-factor on', () => {
     const second = await createSession(actor.userId);
     const fresh = { ...actor, sessionId: second.id };
     await expect(stepUp({ actor: fresh, password: PASSWORD })).rejects.toMatchObject({ code: 'step_up_failed' });
-    await expect(stepUp({ actor: fresh, password: PASSWORD, code: '000000' })).rejects.toMatchObject({ code: 'step_up_failed' });
-    await expect(setWallet(workspaceId, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' }, fresh)).rejects.toMatchObject({ code: 'step_up_required' });
+    await expect(stepUp({ actor: fresh, password: PASSWORD, code: '000000' })).rejects.toMatchObject({
+      code: 'step_up_failed',
+    });
+    await expect(
+      setWallet(workspaceId, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' }, fresh),
+    ).rejects.toMatchObject({ code: 'step_up_required' });
     expect((await stepUp({ actor: fresh, password: PASSWORD, code: code(secret, 1) })).method).toBe('password+totp');
-    await setWallet(workspaceId, { network: 'tron', address: tronAddressOf(privateKeyToAccount(generatePrivateKey()).address) }, fresh);
+    await setWallet(
+      workspaceId,
+      { network: 'tron', address: tronAddressOf(privateKeyToAccount(generatePrivateKey()).address) },
+      fresh,
+    );
   });
 
   it('a password change needs the code as well', async () => {
     const { actor, recoveryCodes } = await enrolled();
-    const change = { userId: actor.userId, keepSessionId: actor.sessionId, currentPassword: PASSWORD, newPassword: 'violet kettle drums' };
+    const change = {
+      userId: actor.userId,
+      keepSessionId: actor.sessionId,
+      currentPassword: PASSWORD,
+      newPassword: 'violet kettle drums',
+    };
     await expect(changePassword(change)).rejects.toMatchObject({ code: 'two_factor_code_invalid' });
     expect(await changePassword({ ...change, code: recoveryCodes[0] })).toEqual({ endedSessions: 0 });
   });

@@ -31,32 +31,61 @@ export async function startEnrolment(actor: PortalActor, account: string): Promi
     // Adding the first factor: a GitHub-only account may do it right after a GitHub sign-in (lib/auth/step-up.ts).
     await requireStepUp(tx, actor, new Date(), { firstFactor: true });
     // Only while two-factor is off: a pending secret is replaced by a new one; an active one is never touched.
-    const updated = await tx.user.updateMany({ where: { id: actor.userId, totpEnabledAt: null }, data: { totpSecretCiphertext: sealTotpSecret(secret), totpLastStep: null } });
-    if (updated.count !== 1) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on. Turn it off first to use another authenticator.');
+    const updated = await tx.user.updateMany({
+      where: { id: actor.userId, totpEnabledAt: null },
+      data: { totpSecretCiphertext: sealTotpSecret(secret), totpLastStep: null },
+    });
+    if (updated.count !== 1)
+      throw new AppError(
+        'two_factor_already_enabled',
+        'Two-factor sign-in is already on. Turn it off first to use another authenticator.',
+      );
   });
   const uri = totpUri(secret, account);
   const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return { secret, uri, qrSvg };
 }
 
-export async function confirmEnrolment(actor: PortalActor, code: string, now = new Date()): Promise<{ recoveryCodes: string[] }> {
+export async function confirmEnrolment(
+  actor: PortalActor,
+  code: string,
+  now = new Date(),
+): Promise<{ recoveryCodes: string[] }> {
   const recovery = newRecoveryCodes();
   await db().$transaction(async (tx) => {
     const proof = await requireStepUp(tx, actor, now, { firstFactor: true });
     const [user] = await tx.$queryRaw<Array<{ totp_secret_ciphertext: string | null; totp_enabled_at: Date | null }>>`
       SELECT totp_secret_ciphertext, totp_enabled_at FROM users WHERE id = ${actor.userId} FOR UPDATE`;
     if (user?.totp_enabled_at) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on.');
-    if (!user?.totp_secret_ciphertext) throw new AppError('two_factor_not_enabled', 'Start the enrolment first: no authenticator secret is waiting for confirmation.');
+    if (!user?.totp_secret_ciphertext)
+      throw new AppError(
+        'two_factor_not_enabled',
+        'Start the enrolment first: no authenticator secret is waiting for confirmation.',
+      );
     const step = matchTotp(openTotpSecret(user.totp_secret_ciphertext), code, now);
     if (step === null) {
-      throw new AppError('two_factor_code_invalid', 'The code does not match. Enter the code your authenticator app shows now.', {
-        errors: [{ path: 'code', message: 'The code does not match.' }],
-      });
+      throw new AppError(
+        'two_factor_code_invalid',
+        'The code does not match. Enter the code your authenticator app shows now.',
+        {
+          errors: [{ path: 'code', message: 'The code does not match.' }],
+        },
+      );
     }
-    await tx.user.update({ where: { id: actor.userId }, data: { totpEnabledAt: now, totpLastStep: step }, select: { id: true } });
+    await tx.user.update({
+      where: { id: actor.userId },
+      data: { totpEnabledAt: now, totpLastStep: step },
+      select: { id: true },
+    });
     await tx.recoveryCode.deleteMany({ where: { userId: actor.userId } });
-    await tx.recoveryCode.createMany({ data: recovery.hashes.map((codeHash) => ({ userId: actor.userId, codeHash, createdAt: now })) });
-    await recordUserAudit(tx, actor.userId, { action: 'user.two_factor_enabled', actor, details: { step_up: proof?.method ?? null } });
+    await tx.recoveryCode.createMany({
+      data: recovery.hashes.map((codeHash) => ({ userId: actor.userId, codeHash, createdAt: now })),
+    });
+    await recordUserAudit(tx, actor.userId, {
+      action: 'user.two_factor_enabled',
+      actor,
+      details: { step_up: proof?.method ?? null },
+    });
   });
   return { recoveryCodes: recovery.codes };
 }
@@ -70,6 +99,10 @@ export async function disableTwoFactor(actor: PortalActor): Promise<void> {
     });
     if (updated.count !== 1) throw new AppError('two_factor_not_enabled', 'Two-factor sign-in is not on.');
     await tx.recoveryCode.deleteMany({ where: { userId: actor.userId } });
-    await recordUserAudit(tx, actor.userId, { action: 'user.two_factor_disabled', actor, details: { step_up: proof?.method ?? null } });
+    await recordUserAudit(tx, actor.userId, {
+      action: 'user.two_factor_disabled',
+      actor,
+      details: { step_up: proof?.method ?? null },
+    });
   });
 }

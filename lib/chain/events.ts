@@ -8,10 +8,16 @@ import { settlementOutcome } from '../invoices/transition-sql';
  * The settlement events (docs/webhooks.md, docs/settlement.md), recorded inside the transaction that makes the change they report
  * (lib/chain/settle.ts, lib/chain/unmatched.ts): no change without its event, no event for a rolled-back change.
  */
-export type SettlementEventType = 'invoice.processing' | 'invoice.paid' | 'invoice.payment_reverted' | 'invoice.paid_late';
+export type SettlementEventType =
+  'invoice.processing' | 'invoice.paid' | 'invoice.payment_reverted' | 'invoice.paid_late';
 
 /** For one invoice or many at once (one statement): the watcher settles a whole block range together. */
-export async function recordSettlementInvoiceEvents(tx: Prisma.TransactionClient, invoiceIds: readonly string[], type: SettlementEventType, at: Date): Promise<void> {
+export async function recordSettlementInvoiceEvents(
+  tx: Prisma.TransactionClient,
+  invoiceIds: readonly string[],
+  type: SettlementEventType,
+  at: Date,
+): Promise<void> {
   await recordInvoiceEvents(tx, invoiceIds, type, at);
 }
 
@@ -37,7 +43,11 @@ export async function recordSettlementOutcomeEvents(
  * chain transfers never concern test mode), for each of `paymentIds` in that order. The snapshot is the
  * payment as the API shows it. Two statements whatever the number of payments.
  */
-export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient, paymentIds: readonly string[], at: Date): Promise<void> {
+export async function recordUnmatchedPaymentEvents(
+  tx: Prisma.TransactionClient,
+  paymentIds: readonly string[],
+  at: Date,
+): Promise<void> {
   if (paymentIds.length === 0) return;
   const payments = await tx.payment.findMany({ where: { id: { in: [...paymentIds] } } });
   const byId = new Map(payments.map((payment) => [payment.id, payment]));
@@ -47,7 +57,15 @@ export async function recordUnmatchedPaymentEvents(tx: Prisma.TransactionClient,
     const payment = byId.get(id);
     if (!payment?.walletWorkspaceId) return [];
     const snapshot = { object: 'payment', ...toPaymentResource(payment), to: payment.toAddress, invoice: null };
-    return [{ workspaceId: payment.walletWorkspaceId, environment: 'live' as const, type: 'payment.unmatched' as const, snapshot, at }];
+    return [
+      {
+        workspaceId: payment.walletWorkspaceId,
+        environment: 'live' as const,
+        type: 'payment.unmatched' as const,
+        snapshot,
+        at,
+      },
+    ];
   });
   await recordEvents(tx, events);
 }

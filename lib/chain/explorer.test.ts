@@ -11,7 +11,9 @@ describe('explorerTxUrl', () => {
     const mainnet = chainId('polygon') === DEFAULT_CHAIN_IDS.polygon;
     expect(explorerTxUrl('polygon', EVM_HASH)).toBe(mainnet ? `https://polygonscan.com/tx/${EVM_HASH}` : null);
     // Bitcoin's link depends on BITCOIN_CHAIN: mempool.space knows mainnet transactions only.
-    expect(explorerTxUrl('bitcoin', HASH)).toBe(env().BITCOIN_CHAIN === 'main' ? `https://mempool.space/tx/${HASH}` : null);
+    expect(explorerTxUrl('bitcoin', HASH)).toBe(
+      env().BITCOIN_CHAIN === 'main' ? `https://mempool.space/tx/${HASH}` : null,
+    );
   });
 
   it('gives no link for a simulated payment or a hash of the wrong shape', () => {

@@ -6,7 +6,9 @@ import { jsonLog, runWatcher, type ChainWatcher, type RunOptions } from './watch
 
 /** The watchers of this deployment: one per network with an RPC URL (EVM networks, Tron and Bitcoin). */
 export function configuredWatchers(): ChainWatcher[] {
-  const watchers: ChainWatcher[] = EVM_NETWORKS.filter((network) => isWatched(network)).map((network) => new EvmWatcher(network, { log: jsonLog }));
+  const watchers: ChainWatcher[] = EVM_NETWORKS.filter((network) => isWatched(network)).map(
+    (network) => new EvmWatcher(network, { log: jsonLog }),
+  );
   if (isWatched('tron')) watchers.push(new TronWatcher({ log: jsonLog }));
   if (isWatched('bitcoin')) watchers.push(new BitcoinWatcher({ log: jsonLog }));
   return watchers;

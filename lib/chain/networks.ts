@@ -117,6 +117,7 @@ export function explorerTxUrl(network: string, txHash: string): string | null {
     hash = txHash.replace(/^0x/, '').toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(hash)) return null;
   }
-  const template = setting(`EXPLORER_TX_URL_${upper(known)}`) ?? (isRealChain(known) ? DEFAULT_EXPLORER_TX_URLS[known] : null);
+  const template =
+    setting(`EXPLORER_TX_URL_${upper(known)}`) ?? (isRealChain(known) ? DEFAULT_EXPLORER_TX_URLS[known] : null);
   return template ? template.replace('{tx}', hash) : null;
 }

@@ -38,7 +38,9 @@ export function paymentUri({ currency, network, address, payAmount }: PaymentUri
     const id = chainId(network);
     const units = toBaseUnits(payAmount, decimals).toString();
     const token = tokenAddress(currency, network);
-    return token ? `ethereum:${token}@${id}/transfer?address=${address}&uint256=${units}` : `ethereum:${address}@${id}?value=${units}`;
+    return token
+      ? `ethereum:${token}@${id}/transfer?address=${address}&uint256=${units}`
+      : `ethereum:${address}@${id}?value=${units}`;
   }
   if (network === 'bitcoin') return `bitcoin:${address}?amount=${payAmount}`;
   return `tron:${address}?token=${tokenAddress(currency, network) ?? currency}&amount=${payAmount}`;

@@ -193,7 +193,11 @@ async function attribute(tx: Prisma.TransactionClient, paymentIds: string[]): Pr
  * confirmation, so a reorganised-away transfer never produces one) and listed for the merchant to attach. So
  * each confirmed payment is credited to one invoice, once, or listed as unmatched.
  */
-export async function confirmPayments(paymentIds: readonly string[], confirmations: number, now: Date = new Date()): Promise<void> {
+export async function confirmPayments(
+  paymentIds: readonly string[],
+  confirmations: number,
+  now: Date = new Date(),
+): Promise<void> {
   if (paymentIds.length === 0) return;
   await db().$transaction(async (tx) => {
     const confirmed = await tx.$queryRawUnsafe<Array<{ id: string; invoice_id: string | null }>>(
@@ -257,14 +261,27 @@ export async function confirmPayments(paymentIds: readonly string[], confirmatio
         INVOICE_TRANSITIONS.confirm_late.exception,
         [...credited],
       );
-      await recordSettlementInvoiceEvents(tx, late.map((row) => row.id), INVOICE_TRANSITIONS.confirm_late.event, now);
+      await recordSettlementInvoiceEvents(
+        tx,
+        late.map((row) => row.id),
+        INVOICE_TRANSITIONS.confirm_late.event,
+        now,
+      );
       for (const row of late) for (const id of row.payment_ids) credited.add(id);
     }
     // Linked but taken by no rule: the invoice is no longer payable (paid or cancelled meanwhile).
     const uncredited = matched.filter((id) => !credited.has(id));
-    if (uncredited.length > 0) await tx.$executeRaw`UPDATE payments SET invoice_id = NULL WHERE id = ANY(${uncredited}::text[])`;
-    const unmatched = new Set([...ordered.filter((row) => row.invoice_id === null).map((row) => row.id), ...uncredited]);
-    await recordUnmatchedPaymentEvents(tx, ordered.map((row) => row.id).filter((id) => unmatched.has(id)), now);
+    if (uncredited.length > 0)
+      await tx.$executeRaw`UPDATE payments SET invoice_id = NULL WHERE id = ANY(${uncredited}::text[])`;
+    const unmatched = new Set([
+      ...ordered.filter((row) => row.invoice_id === null).map((row) => row.id),
+      ...uncredited,
+    ]);
+    await recordUnmatchedPaymentEvents(
+      tx,
+      ordered.map((row) => row.id).filter((id) => unmatched.has(id)),
+      now,
+    );
   }, TRANSACTION_OPTIONS);
 }
 
@@ -307,7 +324,10 @@ export async function revertPayments(paymentIds: readonly string[], now: Date = 
  * same transfer a second time, as an unmatched payment. Returns false when another row already holds the new
  * key (the transfer was recorded there already); this one is then left for the caller to revert.
  */
-export async function movePendingPayment(paymentId: string, moved: { number: bigint; hash: string; logIndex: number }): Promise<boolean> {
+export async function movePendingPayment(
+  paymentId: string,
+  moved: { number: bigint; hash: string; logIndex: number },
+): Promise<boolean> {
   const updated = await db().$executeRaw`
     UPDATE payments p SET block_number = ${moved.number}, block_hash = ${moved.hash}, log_index = ${moved.logIndex}
      WHERE p.id = ${paymentId} AND p.status = 'pending'
@@ -329,19 +349,44 @@ export interface PendingPayment {
 }
 
 /** Pending payments of a network, oldest first; only those in blocks `from`..`to` when given. */
-export async function pendingPayments(network: string, range: { from?: bigint; to?: bigint } = {}): Promise<PendingPayment[]> {
+export async function pendingPayments(
+  network: string,
+  range: { from?: bigint; to?: bigint } = {},
+): Promise<PendingPayment[]> {
   const rows = await db().payment.findMany({
-    where: { network, status: 'pending', blockNumber: { gte: range.from ?? 0n, ...(range.to === undefined ? {} : { lte: range.to }) } },
+    where: {
+      network,
+      status: 'pending',
+      blockNumber: { gte: range.from ?? 0n, ...(range.to === undefined ? {} : { lte: range.to }) },
+    },
     orderBy: [{ blockNumber: 'asc' }, { logIndex: 'asc' }],
-    select: { id: true, txHash: true, logIndex: true, blockNumber: true, blockHash: true, currency: true, fromAddress: true, toAddress: true, amount: true },
+    select: {
+      id: true,
+      txHash: true,
+      logIndex: true,
+      blockNumber: true,
+      blockHash: true,
+      currency: true,
+      fromAddress: true,
+      toAddress: true,
+      amount: true,
+    },
   });
   // The filter on blockNumber leaves out mempool payments (no block yet).
-  return rows.map((row) => ({ ...row, blockNumber: row.blockNumber!, blockHash: row.blockHash!, amount: row.amount.toFixed() }));
+  return rows.map((row) => ({
+    ...row,
+    blockNumber: row.blockNumber!,
+    blockHash: row.blockHash!,
+    amount: row.amount.toFixed(),
+  }));
 }
 
 /** Pending payments seen in the mempool and not (yet) in a block (Bitcoin). */
 export async function pendingMempoolPayments(network: string): Promise<Array<{ id: string; txHash: string }>> {
-  return db().payment.findMany({ where: { network, status: 'pending', blockNumber: null }, select: { id: true, txHash: true } });
+  return db().payment.findMany({
+    where: { network, status: 'pending', blockNumber: null },
+    select: { id: true, txHash: true },
+  });
 }
 
 /** Confirmations of every pending payment at chain head `head` (one statement per pass; 0 while in the mempool). */
@@ -358,17 +403,23 @@ export async function readCursor(network: string): Promise<Cursor | null> {
 
 /** Moves the cursor back (after a reorg) without recording anything. */
 export async function rewindCursor(cursor: Cursor): Promise<void> {
-  await db().chainCursor.update({ where: { network: cursor.network }, data: { lastBlock: cursor.block, lastBlockHash: cursor.hash } });
+  await db().chainCursor.update({
+    where: { network: cursor.network },
+    data: { lastBlock: cursor.block, lastBlockHash: cursor.hash },
+  });
 }
 
 /** The lower-case addresses of live wallets on a network: transfers to anything else are not ours. */
 export async function watchedAddresses(network: string): Promise<Set<string>> {
-  const rows = await db().$queryRaw<Array<{ address: string }>>`SELECT DISTINCT lower(address) AS address FROM wallets WHERE network = ${network}`;
+  const rows = await db().$queryRaw<
+    Array<{ address: string }>
+  >`SELECT DISTINCT lower(address) AS address FROM wallets WHERE network = ${network}`;
   return new Set(rows.map((row) => row.address));
 }
 
 /** What re-reading a pending payment on the canonical chain found (each watcher reads; the rule below acts). */
-export type Reread = { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
+export type Reread =
+  { kind: 'same' } | { kind: 'gone' } | { kind: 'moved'; number: bigint; hash: string; logIndex: number };
 
 /**
  * Acts on re-read payments, the same for every chain family: gone → reverted, moved → followed (still pending;

@@ -25,7 +25,17 @@ export interface UnmatchedPayment {
  */
 export async function listUnmatchedPayments(workspaceId: string, limit = 100): Promise<UnmatchedPayment[]> {
   const rows = await db().$queryRaw<
-    Array<{ id: string; network: string; currency: string; amount: string; tx_hash: string; from_address: string; to_address: string; block_number: bigint; confirmed_at: Date | null }>
+    Array<{
+      id: string;
+      network: string;
+      currency: string;
+      amount: string;
+      tx_hash: string;
+      from_address: string;
+      to_address: string;
+      block_number: bigint;
+      confirmed_at: Date | null;
+    }>
   >`
     SELECT p.id, p.network, p.currency, p.amount::text AS amount, p.tx_hash, p.from_address, p.to_address, p.block_number, p.confirmed_at
       FROM payments p
@@ -60,22 +70,31 @@ export async function attachPayment(workspaceId: string, paymentId: string, invo
          AND p.wallet_workspace_id = ${workspaceId}
        FOR UPDATE OF p`;
     const payment = payments[0];
-    if (!payment) throw new AppError('not_found', 'No unmatched payment with this id was sent to this workspace\'s wallets');
+    if (!payment)
+      throw new AppError('not_found', "No unmatched payment with this id was sent to this workspace's wallets");
     const invoices = await tx.$queryRaw<Array<{ status: string; network: string; currency: string }>>`
       SELECT status::text AS status, network, currency FROM invoices
        WHERE id = ${invoiceId} AND workspace_id = ${workspaceId} AND environment = 'live' FOR UPDATE`;
     const invoice = invoices[0];
     if (!invoice) throw new AppError('invoice_not_found', 'No live invoice with this id exists in this workspace');
     if (invoice.network !== payment.network || invoice.currency !== payment.currency) {
-      throw new AppError('invoice_not_payable', `The payment is ${payment.currency} on ${payment.network}; the invoice is ${invoice.currency} on ${invoice.network}`);
+      throw new AppError(
+        'invoice_not_payable',
+        `The payment is ${payment.currency} on ${payment.network}; the invoice is ${invoice.currency} on ${invoice.network}`,
+      );
     }
     if (invoice.status !== INVOICE_TRANSITIONS.attach.from) {
-      throw new AppError('invoice_not_payable', `Only pending or expired invoices take a payment; this invoice is ${invoice.status}`);
+      throw new AppError(
+        'invoice_not_payable',
+        `Only pending or expired invoices take a payment; this invoice is ${invoice.status}`,
+      );
     }
     await tx.$executeRaw`UPDATE payments SET invoice_id = ${invoiceId} WHERE id = ${paymentId}`;
     // The attach transition: SETTLEMENT_OUTCOMES decides status, exception and event from the new total.
     const total = 'i.amount_received + $2::numeric';
-    const updated = await tx.$queryRawUnsafe<Array<{ id: string; outcome: number; status: string; payment_exception: string | null }>>(
+    const updated = await tx.$queryRawUnsafe<
+      Array<{ id: string; outcome: number; status: string; payment_exception: string | null }>
+    >(
       `WITH credit AS (
          SELECT i.id, ${total} AS total, $4::text AS tx_hash,
                 ${settlementOutcomeSql({ invoice: 'i.', total, tolerancePercent: tolerancePercentSql('i.') })} AS outcome

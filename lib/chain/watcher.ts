@@ -18,7 +18,12 @@ export interface ChainWatcher {
   tick(): Promise<WatcherPass | void>;
 }
 
-export type WatcherLog = (entry: { level: 'info' | 'warn' | 'error'; event: string; network: string; [key: string]: unknown }) => void;
+export type WatcherLog = (entry: {
+  level: 'info' | 'warn' | 'error';
+  event: string;
+  network: string;
+  [key: string]: unknown;
+}) => void;
 
 export const jsonLog: WatcherLog = (entry) => console.error(JSON.stringify(entry));
 
@@ -64,15 +69,22 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
     try {
       try {
         await lock.connect();
-        const { rows } = await lock.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('chain_watcher'), hashtext($1)) AS ok`, [
-          watcher.network,
-        ]);
+        const { rows } = await lock.query<{ ok: boolean }>(
+          `SELECT pg_try_advisory_lock(hashtext('chain_watcher'), hashtext($1)) AS ok`,
+          [watcher.network],
+        );
         leader = rows[0]?.ok === true;
         lockFailures = 0;
       } catch (error) {
         lockFailures++;
         const wait = Math.min(maxBackoff, 1000 * 2 ** Math.min(lockFailures - 1, 16));
-        log({ level: 'warn', event: 'chain_watcher_lock_retry', network: watcher.network, message: (error as Error).message, retry_in_ms: wait });
+        log({
+          level: 'warn',
+          event: 'chain_watcher_lock_retry',
+          network: watcher.network,
+          message: (error as Error).message,
+          retry_in_ms: wait,
+        });
         await sleep(wait, signal);
         continue;
       }
@@ -86,7 +98,12 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
       try {
         await watcher.verify();
       } catch (error) {
-        log({ level: 'error', event: 'chain_watcher_refused', network: watcher.network, message: (error as Error).message });
+        log({
+          level: 'error',
+          event: 'chain_watcher_refused',
+          network: watcher.network,
+          message: (error as Error).message,
+        });
         throw error;
       }
       let failures = 0;
@@ -97,7 +114,12 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
           const at = new Date();
           if (pass) {
             await recordWatcherPass(watcher.network, pass, at).catch((error: unknown) =>
-              log({ level: 'warn', event: 'chain_watcher_status_failed', network: watcher.network, message: (error as Error).message }),
+              log({
+                level: 'warn',
+                event: 'chain_watcher_status_failed',
+                network: watcher.network,
+                message: (error as Error).message,
+              }),
             );
           }
           options.onPass?.(at);
@@ -105,10 +127,19 @@ export async function runWatcher(watcher: ChainWatcher, signal: AbortSignal, opt
         } catch (error) {
           failures++;
           const wait = Math.min(maxBackoff, 1000 * 2 ** Math.min(failures - 1, 16));
-          log({ level: 'warn', event: 'chain_watcher_retry', network: watcher.network, message: (error as Error).message, retry_in_ms: wait });
+          log({
+            level: 'warn',
+            event: 'chain_watcher_retry',
+            network: watcher.network,
+            message: (error as Error).message,
+            retry_in_ms: wait,
+          });
           await sleep(wait, signal);
           // A lost lock connection means another process may be watching now: start over.
-          const alive = await lock.query('SELECT 1').then(() => true, () => false);
+          const alive = await lock.query('SELECT 1').then(
+            () => true,
+            () => false,
+          );
           if (!alive) break;
         }
       }

@@ -12,7 +12,8 @@ import { localSecret } from '../local-secret';
 function key(): Buffer {
   // Any configured string works: it is hashed to the cipher's 32 bytes.
   const configured = localSecret('webhook-key', env().WEBHOOK_ENCRYPTION_KEY);
-  if (derived?.from !== configured) derived = { from: configured, key: createHash('sha256').update(configured).digest() };
+  if (derived?.from !== configured)
+    derived = { from: configured, key: createHash('sha256').update(configured).digest() };
   return derived.key;
 }
 let derived: { from: string; key: Buffer } | undefined;
@@ -21,7 +22,12 @@ export function sealSecret(plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key(), iv);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    'v1',
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 export function openSecret(sealed: string): string {

@@ -5,7 +5,11 @@ import { EVENT_TYPE_NAMES } from './types';
 /** Zod schemas of the events API: validation and the OpenAPI document (incl. its `webhooks` section). */
 
 export const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{24}$/;
-export const EventId = z.string().max(28).regex(EVENT_ID_PATTERN).describe('Event id, `evt_` followed by 24 base62 characters');
+export const EventId = z
+  .string()
+  .max(28)
+  .regex(EVENT_ID_PATTERN)
+  .describe('Event id, `evt_` followed by 24 base62 characters');
 export const EventType = z.enum(EVENT_TYPE_NAMES, { error: `type must be one of ${EVENT_TYPE_NAMES.join(', ')}` });
 
 export const EventIdParams = z.object({ id: z.string().max(255) });
@@ -36,7 +40,9 @@ export const EventResource = z
     data: z.object({
       object: z
         .union([InvoiceResource, z.record(z.string(), z.unknown())])
-        .describe('The resource as GET returned it when the event happened: an invoice for invoice.* events, a payment for payment.*'),
+        .describe(
+          'The resource as GET returned it when the event happened: an invoice for invoice.* events, a payment for payment.*',
+        ),
     }),
   })
   .meta({

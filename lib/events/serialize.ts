@@ -11,7 +11,9 @@ export type EventResource = z.infer<typeof EventResourceSchema>;
  * resource is derived from it exactly as GET derived it at the event's time (so `expired` reads as it did then).
  */
 export function toEventResource(row: EventRow): EventResource {
-  const object = row.type.startsWith('invoice.') ? toInvoiceResource(fromSnapshot(row.snapshot as InvoiceSnapshot), row.createdAt) : (row.snapshot as Record<string, unknown>);
+  const object = row.type.startsWith('invoice.')
+    ? toInvoiceResource(fromSnapshot(row.snapshot as InvoiceSnapshot), row.createdAt)
+    : (row.snapshot as Record<string, unknown>);
   return {
     id: row.id,
     object: 'event',

@@ -102,7 +102,9 @@ export async function selectEventPage(
   const conditions = ['workspace_id = $1', 'environment = $2::"Environment"'];
   if (query.type) conditions.push(`type = ${param(query.type)}`);
   if (query.cursor) {
-    conditions.push(`seq < (SELECT c.seq FROM events c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = $1 AND c.environment = $2::"Environment")`);
+    conditions.push(
+      `seq < (SELECT c.seq FROM events c WHERE c.id = ${param(query.cursor)} AND c.workspace_id = $1 AND c.environment = $2::"Environment")`,
+    );
   }
   const rows = await runStatement<EventSqlRow>(
     meteringSql(),

@@ -8,7 +8,8 @@ export const EVENT_TYPES = {
   'invoice.paid': 'The invoice was paid (confirmed on chain, or simulated in test mode).',
   'invoice.cancelled': 'The invoice was cancelled.',
   'invoice.expired': 'The invoice reached expires_at unpaid (emitted by the worker within seconds).',
-  'invoice.payment_reverted': 'The block holding the invoice\'s payment was reorganised away; the invoice is open again.',
+  'invoice.payment_reverted':
+    "The block holding the invoice's payment was reorganised away; the invoice is open again.",
   'invoice.paid_late': 'A payment confirmed after expires_at, inside the monitoring window; the invoice stays expired.',
   'payment.unmatched': 'A transfer to a watched wallet matched no invoice.',
   'webhook_endpoint.test': 'A test event sent from the portal to one endpoint.',

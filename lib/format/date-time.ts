@@ -38,7 +38,9 @@ function formatIn(timeZone: string): Intl.DateTimeFormat {
 export function formatDateTime(value: Date | string, timeZone: string = 'UTC'): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
-  const text = formatIn(zone).format(date).replace(/[\u202f\u00a0]/g, ' ');
+  const text = formatIn(zone)
+    .format(date)
+    .replace(/[\u202f\u00a0]/g, ' ');
   return zone === 'UTC' || zone === 'Etc/UTC' ? `${text} UTC` : text;
 }
 

@@ -9,7 +9,10 @@ import { env } from '../env';
  * entry; the client is the entry `hops` places from the right. Entries further left were written by the
  * client itself and are never trusted. Returns null when the header is missing or the entry is not an IP.
  */
-export function clientAddress(forwardedFor: string | null | undefined, hops: number = env().TRUSTED_PROXY_HOPS): string | null {
+export function clientAddress(
+  forwardedFor: string | null | undefined,
+  hops: number = env().TRUSTED_PROXY_HOPS,
+): string | null {
   if (!forwardedFor) return null;
   const entries = forwardedFor.split(',').map((entry) => entry.trim());
   const index = entries.length - 1 - hops;

@@ -3,7 +3,15 @@ import { classifyRequestPath } from './request-path';
 
 describe('classifyRequestPath: headers follow the normalised path', () => {
   it('refuses dot segments (plain or percent-encoded) and backslashes', () => {
-    for (const raw of ['/v1/../pay/abc', '/v1/%2e%2e/pay/abc', '/v1/%2E./pay/abc', '/v1/./invoices', '/pay/abc/..', '/v1\\..\\pay/abc', '/v1/%5c../pay']) {
+    for (const raw of [
+      '/v1/../pay/abc',
+      '/v1/%2e%2e/pay/abc',
+      '/v1/%2E./pay/abc',
+      '/v1/./invoices',
+      '/pay/abc/..',
+      '/v1\\..\\pay/abc',
+      '/v1/%5c../pay',
+    ]) {
       expect(classifyRequestPath(raw), raw).toHaveProperty('refused');
     }
   });

@@ -7,7 +7,8 @@
  */
 export type PathKind = 'api' | 'pay' | 'page';
 
-export type PathDecision = { kind: PathKind; pathname: string } | { refused: 'dot_segment' | 'backslash' | 'not_a_path' };
+export type PathDecision =
+  { kind: PathKind; pathname: string } | { refused: 'dot_segment' | 'backslash' | 'not_a_path' };
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 

@@ -16,7 +16,11 @@ import type { Tenant } from '../tenant';
  * invoice.created (and `claim`'s idempotency record) are then written by one statement. A rolled-back create gives
  * its index back.
  */
-export async function insertBitcoinInvoice(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
+export async function insertBitcoinInvoice(
+  tenant: Tenant,
+  invoice: NewInvoice,
+  claim: IdempotencyClaim | null = null,
+): Promise<InsertOutcome> {
   const chain = bitcoinChain();
   return durableSql().begin(async (sql) => {
     const wallets = await sql.unsafe<Array<{ address: string }>>(
@@ -31,7 +35,10 @@ export async function insertBitcoinInvoice(tenant: Tenant, invoice: NewInvoice, 
     } catch (error) {
       if (!(error instanceof BitcoinWalletError)) throw error;
       // A wallet saved under another BITCOIN_CHAIN (or before a rule changed): never derive from it.
-      throw new AppError('wallet_not_configured', `The workspace's Bitcoin wallet cannot be used: ${error.message} Set it again in the portal's Wallets page.`);
+      throw new AppError(
+        'wallet_not_configured',
+        `The workspace's Bitcoin wallet cannot be used: ${error.message} Set it again in the portal's Wallets page.`,
+      );
     }
     const counters = await sql.unsafe<Array<{ index: number }>>(
       `INSERT INTO bitcoin_address_counters AS c (network, account_key, next_index) VALUES ($1, $2, 1)
@@ -40,7 +47,13 @@ export async function insertBitcoinInvoice(tenant: Tenant, invoice: NewInvoice, 
       [invoice.network, wallet.accountKey],
     );
     const derived = deriveAddress(wallet, counters[0]!.index, chain);
-    const values = [...commonValues(tenant, invoice), derived.address, derived.scriptPubKey, wallet.accountKey, derived.index];
+    const values = [
+      ...commonValues(tenant, invoice),
+      derived.address,
+      derived.scriptPubKey,
+      wallet.accountKey,
+      derived.index,
+    ];
     const param = (value: unknown) => `$${values.push(value)}`;
     const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
     const rows = await sql.unsafe<Array<{ invoice: InvoiceSnapshot }>>(

@@ -118,7 +118,8 @@ export function exportRecord(row: ExportRow): Record<ExportColumn, string> {
     network: row.network,
     pay_amount: formatCurrencyAmount(row.pay_amount, row.currency),
     amount_received: formatCurrencyAmount(row.amount_received, row.currency),
-    price_amount: row.price_amount !== null && row.price_currency !== null ? formatPrice(row.price_amount, row.price_currency) : '',
+    price_amount:
+      row.price_amount !== null && row.price_currency !== null ? formatPrice(row.price_amount, row.price_currency) : '',
     price_currency: row.price_currency ?? '',
     rate: row.rate ?? '',
     rate_source: row.rate_source ?? '',
@@ -131,7 +132,12 @@ export function exportRecord(row: ExportRow): Record<ExportColumn, string> {
 }
 
 /** The CSV, chunk by chunk: the header line, then one chunk per batch. Memory holds one batch at a time. */
-export async function* invoiceCsvChunks(tenant: Tenant, filters: InvoiceFilters, now = new Date(), batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
+export async function* invoiceCsvChunks(
+  tenant: Tenant,
+  filters: InvoiceFilters,
+  now = new Date(),
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<string> {
   yield stringify([[...EXPORT_COLUMNS]]);
   let afterSeq: string | null = null;
   for (;;) {

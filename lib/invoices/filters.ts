@@ -10,12 +10,20 @@ import { INVOICE_STATUSES } from './state';
  * days of created_at, both ends included; amounts compare the invoice's `amount` (in its own currency).
  */
 const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value), schema.optional());
+  z.preprocess(
+    (value) =>
+      typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value,
+    schema.optional(),
+  );
 
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a calendar date');
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    'Not a calendar date',
+  );
 
 const AmountBound = z.string().max(40).regex(AMOUNT_PATTERN, 'Amounts are decimals such as 10.50');
 
@@ -30,10 +38,22 @@ export const InvoiceFilters = z
     min: optional(AmountBound),
     max: optional(AmountBound),
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The “from” date is after the “to” date', path: ['to'] });
+  .refine((f) => !f.from || !f.to || f.from <= f.to, {
+    message: 'The “from” date is after the “to” date',
+    path: ['to'],
+  });
 export type InvoiceFilters = z.output<typeof InvoiceFilters>;
 
-export const FILTER_NAMES = ['q', 'status', 'network', 'currency', 'from', 'to', 'min', 'max'] as const satisfies ReadonlyArray<keyof InvoiceFilters>;
+export const FILTER_NAMES = [
+  'q',
+  'status',
+  'network',
+  'currency',
+  'from',
+  'to',
+  'min',
+  'max',
+] as const satisfies ReadonlyArray<keyof InvoiceFilters>;
 
 /** The filters from a page's search parameters (the first value of each); unknown parameters are ignored. */
 export function parseInvoiceFilters(params: Record<string, string | string[] | undefined>) {
@@ -60,8 +80,16 @@ export function hasFilters(filters: InvoiceFilters): boolean {
  * `param` adds a bound value and returns its placeholder. `pending` and `expired` are derived from expires_at at
  * `now`, as the API's list does.
  */
-export function filterConditions(tenant: Tenant, filters: InvoiceFilters, now: Date, param: (value: unknown) => string): string[] {
-  const conditions = [`workspace_id = ${param(tenant.workspaceId)}`, `environment = ${param(tenant.environment)}::"Environment"`];
+export function filterConditions(
+  tenant: Tenant,
+  filters: InvoiceFilters,
+  now: Date,
+  param: (value: unknown) => string,
+): string[] {
+  const conditions = [
+    `workspace_id = ${param(tenant.workspaceId)}`,
+    `environment = ${param(tenant.environment)}::"Environment"`,
+  ];
   switch (filters.status) {
     case undefined:
       break;

@@ -9,14 +9,24 @@ const token = () => randomBytes(32).toString('hex');
 const address = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
 
 describe('payer page limits', () => {
-  it('10,000 junk tokens leave a real token\'s count intact (format checked first; LRU, no reset)', async () => {
+  it("10,000 junk tokens leave a real token's count intact (format checked first; LRU, no reset)", async () => {
     const real = token();
     const payer = '2001:db8:aaaa:1::1';
-    for (let i = 0; i < HOSTED_STATUS_LIMIT - 1; i++) expect(await hostedRateLimit(real, payer)).toEqual({ outcome: 'ok' });
+    for (let i = 0; i < HOSTED_STATUS_LIMIT - 1; i++)
+      expect(await hostedRateLimit(real, payer)).toEqual({ outcome: 'ok' });
     // Malformed tokens: refused before anything is counted or stored.
-    const before = await db().throttleCounter.findMany({ where: { key: { startsWith: 'pay:addr:' } }, select: { key: true, count: true } });
-    for (let i = 0; i < 10_000; i++) expect((await hostedRateLimit(`junk-${i}-${'x'.repeat(200)}`, `203.0.113.${i % 250}`)).outcome).toBe('malformed');
-    expect(await db().throttleCounter.findMany({ where: { key: { startsWith: 'pay:addr:' } }, select: { key: true, count: true } })).toEqual(before);
+    const before = await db().throttleCounter.findMany({
+      where: { key: { startsWith: 'pay:addr:' } },
+      select: { key: true, count: true },
+    });
+    for (let i = 0; i < 10_000; i++)
+      expect((await hostedRateLimit(`junk-${i}-${'x'.repeat(200)}`, `203.0.113.${i % 250}`)).outcome).toBe('malformed');
+    expect(
+      await db().throttleCounter.findMany({
+        where: { key: { startsWith: 'pay:addr:' } },
+        select: { key: true, count: true },
+      }),
+    ).toEqual(before);
     // The real token's window is intact: one more is allowed, the next is refused.
     expect(await hostedRateLimit(real, payer)).toEqual({ outcome: 'ok' });
     expect(await hostedRateLimit(real, payer)).toMatchObject({ outcome: 'limited', retryAfter: expect.any(Number) });

@@ -62,7 +62,9 @@ async function takeAddressSlot(address: string | null, now: Date): Promise<numbe
     WHERE t.window_ends_at <= ${now} OR t.count < ${HOSTED_ADDRESS_LIMIT}
     RETURNING count`;
   if (rows.length === 1) return null;
-  const [row] = await db().$queryRaw<Array<{ window_ends_at: Date }>>`SELECT window_ends_at FROM throttle_counters WHERE key = ${addressKey(address)}`;
+  const [row] = await db().$queryRaw<
+    Array<{ window_ends_at: Date }>
+  >`SELECT window_ends_at FROM throttle_counters WHERE key = ${addressKey(address)}`;
   return Math.max(1, Math.ceil(((row?.window_ends_at.getTime() ?? now.getTime() + WINDOW_MS) - now.getTime()) / 1000));
 }
 

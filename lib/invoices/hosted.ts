@@ -120,10 +120,26 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
     amount_due: due,
     payAmount: due ?? invoice.pay_amount,
     payAddress: invoice.pay_address,
-    paymentUri: due === null ? invoice.payment_uri : paymentUri({ currency: invoice.currency, network: invoice.network, address: invoice.pay_address, payAmount: due }),
+    paymentUri:
+      due === null
+        ? invoice.payment_uri
+        : paymentUri({
+            currency: invoice.currency,
+            network: invoice.network,
+            address: invoice.pay_address,
+            payAmount: due,
+          }),
     price:
-      invoice.price_amount !== null && invoice.price_currency !== null && invoice.rate !== null && invoice.rate_at !== null
-        ? { amount: invoice.price_amount, currency: invoice.price_currency, rate: invoice.rate, rateAt: invoice.rate_at }
+      invoice.price_amount !== null &&
+      invoice.price_currency !== null &&
+      invoice.rate !== null &&
+      invoice.rate_at !== null
+        ? {
+            amount: invoice.price_amount,
+            currency: invoice.price_currency,
+            rate: invoice.rate,
+            rateAt: invoice.rate_at,
+          }
         : null,
     receipt:
       invoice.status === 'paid' && invoice.paid_at
@@ -136,7 +152,9 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
               ? {
                   hash: invoice.payment.tx_hash,
                   simulated: invoice.payment.simulated,
-                  explorerUrl: invoice.payment.simulated ? null : explorerTxUrl(invoice.network, invoice.payment.tx_hash),
+                  explorerUrl: invoice.payment.simulated
+                    ? null
+                    : explorerTxUrl(invoice.network, invoice.payment.tx_hash),
                 }
               : null,
           }
@@ -153,8 +171,26 @@ function remainingDue(amount: string, covered: string[]): string | null {
 export async function hostedStatus(token: string, now = new Date()): Promise<HostedStatus | null> {
   const invoice = await hostedInvoice(token, now);
   if (!invoice) return null;
-  const { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due } = invoice;
-  return { status, confirmations: seen, confirmations_required, expires_at, redirect_url, currency, amount_received, amount_due };
+  const {
+    status,
+    confirmations: seen,
+    confirmations_required,
+    expires_at,
+    redirect_url,
+    currency,
+    amount_received,
+    amount_due,
+  } = invoice;
+  return {
+    status,
+    confirmations: seen,
+    confirmations_required,
+    expires_at,
+    redirect_url,
+    currency,
+    amount_received,
+    amount_due,
+  };
 }
 
 /**

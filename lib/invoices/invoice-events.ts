@@ -14,7 +14,13 @@ import { INVOICE_SNAPSHOT_SQL } from './snapshot';
  * expose the invoices columns, e.g. `INSERT … RETURNING *`), at time `at`. `param` binds the values. It returns
  * `snapshot`, the invoice's snapshot (lib/invoices/snapshot.ts): the statement answers with it instead of building it twice.
  */
-export function invoiceEventCte(name: string, source: string, type: EventType, at: Date, param: (value: unknown) => string): string {
+export function invoiceEventCte(
+  name: string,
+  source: string,
+  type: EventType,
+  at: Date,
+  param: (value: unknown) => string,
+): string {
   return `, ${name} AS (
     ${invoiceEventInsertSql({ id: param(newId('event')), type: param(type), createdAt: `${param(at)}::timestamptz`, from: source, returning: 'snapshot' })})`;
 }
@@ -55,5 +61,10 @@ export async function recordInvoiceEvents(
  * unqualified), so the event shows the invoice as the statement or transaction leaves it.
  */
 export function invoiceEventInsertSql(event: Omit<EventInsert, 'workspaceId' | 'environment' | 'snapshot'>): string {
-  return eventInsertSql({ ...event, workspaceId: 'workspace_id', environment: 'environment', snapshot: `${INVOICE_SNAPSHOT_SQL}::jsonb` });
+  return eventInsertSql({
+    ...event,
+    workspaceId: 'workspace_id',
+    environment: 'environment',
+    snapshot: `${INVOICE_SNAPSHOT_SQL}::jsonb`,
+  });
 }

@@ -29,7 +29,12 @@ import { lockPrice } from '../rates/lock';
 const NOT_FOUND_MESSAGE = 'No invoice with this id exists in this workspace and environment';
 
 /** `claim`: the request's Idempotency-Key, stored with the invoice by the same statement (lib/idempotency/record.ts). */
-export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now = new Date(), claim: IdempotencyClaim | null = null) {
+export async function createInvoice(
+  tenant: Tenant,
+  body: CreateInvoiceBody,
+  now = new Date(),
+  claim: IdempotencyClaim | null = null,
+) {
   const network = body.network;
   if (tenant.environment === 'live' && !isWatched(network)) {
     const reason =
@@ -39,9 +44,14 @@ export async function createInvoice(tenant: Tenant, body: CreateInvoiceBody, now
     throw new AppError('network_not_watched', `This deployment does not watch ${network}: ${reason}`);
   }
   // Priced in fiat: the rate is locked and the amount computed before the write (no rate → 503, nothing written).
-  const { amount, price } = body.price_amount !== undefined && body.price_currency !== undefined
-    ? await lockPrice(tenant.environment, { priceAmount: body.price_amount, priceCurrency: body.price_currency, currency: body.currency }, now)
-    : { amount: body.amount as string, price: null };
+  const { amount, price } =
+    body.price_amount !== undefined && body.price_currency !== undefined
+      ? await lockPrice(
+          tenant.environment,
+          { priceAmount: body.price_amount, priceCurrency: body.price_currency, currency: body.currency },
+          now,
+        )
+      : { amount: body.amount as string, price: null };
   const invoice: NewInvoice = {
     id: newId('invoice'),
     amount,
@@ -121,9 +131,15 @@ export async function listInvoices(tenant: Tenant, query: ListInvoicesQuery, now
 /** The answer to a page read (pageQuery asked for one row more than the limit: it tells whether there is more). */
 export function presentInvoicePage({ rows, cursorFound }: InvoicePage, query: ListInvoicesQuery, now: Date) {
   if (!cursorFound) {
-    throw new AppError('validation_failed', 'starting_after does not name an invoice of this workspace and environment', {
-      errors: [{ path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' }],
-    });
+    throw new AppError(
+      'validation_failed',
+      'starting_after does not name an invoice of this workspace and environment',
+      {
+        errors: [
+          { path: 'starting_after', message: 'No invoice with this id exists in this workspace and environment' },
+        ],
+      },
+    );
   }
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
@@ -177,7 +193,12 @@ export function cancelInvoice(tenant: Tenant, id: string, now = new Date(), clai
 }
 
 /** Marks a test invoice paid with a simulated payment. Live invoices are paid on-chain only. */
-export function simulateInvoicePayment(tenant: Tenant, id: string, now = new Date(), claim: IdempotencyClaim | null = null) {
+export function simulateInvoicePayment(
+  tenant: Tenant,
+  id: string,
+  now = new Date(),
+  claim: IdempotencyClaim | null = null,
+) {
   if (tenant.environment !== 'test') {
     throw new AppError('test_mode_only', 'Payments can only be simulated with a test_ key, on test invoices');
   }
@@ -190,4 +211,3 @@ export function simulateInvoicePayment(tenant: Tenant, id: string, now = new Dat
 function simulatedTxHash(): string {
   return `0x${randomBytes(32).toString('hex')}`;
 }
-

@@ -14,6 +14,7 @@ describe('formatCurrencyAmount', () => {
 
   it('never rounds: more decimals than the currency has is refused, as is anything but a plain decimal', () => {
     expect(() => formatCurrencyAmount('1.0000001', 'USDT')).toThrow(RangeError);
-    for (const bad of ['1e3', '', ' ', '1,5', 'NaN', '0x10']) expect(() => formatCurrencyAmount(bad, 'USDT'), bad).toThrow(RangeError);
+    for (const bad of ['1e3', '', ' ', '1,5', 'NaN', '0x10'])
+      expect(() => formatCurrencyAmount(bad, 'USDT'), bad).toThrow(RangeError);
   });
 });

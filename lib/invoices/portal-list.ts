@@ -43,11 +43,11 @@ export async function listFilteredInvoices(
 }
 
 async function invoiceExists(tenant: Tenant, id: string): Promise<boolean> {
-  const rows = await runStatement(meteringSql(), `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`, [
-    id,
-    tenant.workspaceId,
-    tenant.environment,
-  ]);
+  const rows = await runStatement(
+    meteringSql(),
+    `SELECT 1 FROM invoices WHERE id = $1 AND workspace_id = $2 AND environment = $3::"Environment"`,
+    [id, tenant.workspaceId, tenant.environment],
+  );
   return rows.length > 0;
 }
 
@@ -62,10 +62,20 @@ export interface CurrencyTotal {
   paidCount: number;
 }
 
-export async function filteredTotals(tenant: Tenant, filters: InvoiceFilters, now = new Date()): Promise<CurrencyTotal[]> {
+export async function filteredTotals(
+  tenant: Tenant,
+  filters: InvoiceFilters,
+  now = new Date(),
+): Promise<CurrencyTotal[]> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
-  const rows = await runStatement<{ currency: string; count: string; amount: string; amount_received: string; paid_count: string }>(
+  const rows = await runStatement<{
+    currency: string;
+    count: string;
+    amount: string;
+    amount_received: string;
+    paid_count: string;
+  }>(
     meteringSql(),
     `SELECT currency, count(*)::text AS count, sum(amount)::text AS amount, sum(${AMOUNT_RECEIVED_SQL})::text AS amount_received,
             (count(*) FILTER (WHERE status = 'paid'))::text AS paid_count

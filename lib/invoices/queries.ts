@@ -74,7 +74,11 @@ export function limitBucket(take: number): number {
  * statement (scoped, so another tenant's id positions nothing). `pending` and `expired` are derived from
  * expires_at. Serves both the standalone statement and the one fused into authentication.
  */
-function pageSql(query: PageQuery, tenant: TenantSql, param: (value: unknown) => string): { from: string; cursorExists: string } {
+function pageSql(
+  query: PageQuery,
+  tenant: TenantSql,
+  param: (value: unknown) => string,
+): { from: string; cursorExists: string } {
   const conditions = [`workspace_id = ${tenant.workspace}`, `environment = ${tenant.environment}`];
   switch (query.status) {
     case 'any':
@@ -94,7 +98,10 @@ function pageSql(query: PageQuery, tenant: TenantSql, param: (value: unknown) =>
     conditions.push(`seq < (${cursor})`);
     cursorExists = `EXISTS (${cursor})`;
   }
-  return { from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitBucket(query.take)}`, cursorExists };
+  return {
+    from: `FROM invoices WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitBucket(query.take)}`,
+    cursorExists,
+  };
 }
 
 /** The page read's JSON: the rows newest first, and whether the cursor exists. */
@@ -143,7 +150,6 @@ export interface NewInvoice {
   price: LockedPrice | null;
 }
 
-
 /** How a live invoice's pay_amount is chosen (lib/invoices/pay-amount.ts). */
 export interface PayAmountRule {
   step: string;
@@ -168,7 +174,9 @@ export const INSERT_COLUMNS = `id, workspace_id, environment, amount, currency, 
 /** The locked price's five values, in INSERT_COLUMNS order (all null when priced with amount). */
 export function priceValues(invoice: NewInvoice): unknown[] {
   const price = invoice.price;
-  return price ? [price.amount, price.currency, price.rate, price.rateSource, price.rateAt] : [null, null, null, null, null];
+  return price
+    ? [price.amount, price.currency, price.rate, price.rateSource, price.rateAt]
+    : [null, null, null, null, null];
 }
 
 /** The fields both insert statements start with: $1…$12 of the live one, elements 0…11 of a test row. */
@@ -261,8 +269,13 @@ function testInvoiceRow({ tenant, invoice, eventId, claim }: TestInvoiceInput): 
 }
 
 /** A test invoice (see insertTestInvoices); no row means it has no test address (→ no_wallet). */
-export async function insertTestInvoice(tenant: Tenant, invoice: NewInvoice, claim: IdempotencyClaim | null = null): Promise<InsertOutcome> {
-  if (claim && claim.at.getTime() !== invoice.createdAt.getTime()) throw new Error('an idempotent create is stored as of its created_at');
+export async function insertTestInvoice(
+  tenant: Tenant,
+  invoice: NewInvoice,
+  claim: IdempotencyClaim | null = null,
+): Promise<InsertOutcome> {
+  if (claim && claim.at.getTime() !== invoice.createdAt.getTime())
+    throw new Error('an idempotent create is stored as of its created_at');
   const rows = await runBatchedInGroupCommit(insertTestInvoices, { tenant, invoice, eventId: newId('event'), claim });
   if (!rows[0]) return { kind: 'no_wallet' };
   if (claim) claim.recorded = true;
@@ -283,7 +296,14 @@ export async function insertLiveInvoice(
   rule: PayAmountRule,
   claim: IdempotencyClaim | null = null,
 ): Promise<InsertOutcome> {
-  const values = [...commonValues(tenant, invoice), rule.step, rule.suffixes, rule.start, rule.reservedUntil, rule.lowerCaseAddress];
+  const values = [
+    ...commonValues(tenant, invoice),
+    rule.step,
+    rule.suffixes,
+    rule.start,
+    rule.reservedUntil,
+    rule.lowerCaseAddress,
+  ];
   const param = (value: unknown) => `$${values.push(value)}`;
   const [priceAmount, priceCurrency, rate, rateSource, rateAt] = priceValues(invoice).map(param);
   const rows = await runInGroupCommit<{ invoice: InvoiceSnapshot | null; has_wallet: boolean }>(

@@ -110,7 +110,12 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
     network: row.network as Network,
     pay_address: payAddress,
     pay_amount: payAmount,
-    payment_uri: paymentUri({ currency: row.currency as Currency, network: row.network as Network, address: payAddress, payAmount }),
+    payment_uri: paymentUri({
+      currency: row.currency as Currency,
+      network: row.network as Network,
+      address: payAddress,
+      payAmount,
+    }),
     // A simulated payment (test invoices) is the whole pay_amount; on-chain ones are summed into the column.
     amount_received: row.status === 'paid' && row.paymentSimulated ? payAmount : formatAmount(row.amountReceived),
     payment_exception: row.paymentException as PaymentException | null,
@@ -132,7 +137,8 @@ export function toInvoiceResource(row: InvoiceRecord, now: Date): InvoiceResourc
           }
         : null,
     payments: row.payments.map(toPaymentResource),
-    price_amount: row.priceAmount !== null && row.priceCurrency !== null ? formatPrice(row.priceAmount, row.priceCurrency) : null,
+    price_amount:
+      row.priceAmount !== null && row.priceCurrency !== null ? formatPrice(row.priceAmount, row.priceCurrency) : null,
     price_currency: row.priceCurrency as PriceCurrency | null,
     rate: row.rate,
     rate_source: row.rateSource,

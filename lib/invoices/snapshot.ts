@@ -101,7 +101,9 @@ function paymentFromSnapshot(payment: PaymentSnapshot): PaymentRecord {
 
 export function fromSnapshot(snapshot: InvoiceSnapshot): InvoiceRecord {
   if (!READABLE_VERSIONS.includes(snapshot.version)) {
-    throw new Error(`invoice snapshot version ${String(snapshot.version)} is not one of ${READABLE_VERSIONS.join(', ')} (a migration is missing)`);
+    throw new Error(
+      `invoice snapshot version ${String(snapshot.version)} is not one of ${READABLE_VERSIONS.join(', ')} (a migration is missing)`,
+    );
   }
   return {
     id: snapshot.id,

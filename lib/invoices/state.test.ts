@@ -11,8 +11,18 @@ describe('invoice state machine', () => {
   });
 
   it('only pending invoices transition', () => {
-    expect(TRANSITIONS.cancel).toEqual({ from: 'pending', to: 'cancelled', conflict: 'invoice_not_cancellable', event: 'invoice.cancelled' });
-    expect(TRANSITIONS.pay).toEqual({ from: 'pending', to: 'paid', conflict: 'invoice_not_payable', event: 'invoice.paid' });
+    expect(TRANSITIONS.cancel).toEqual({
+      from: 'pending',
+      to: 'cancelled',
+      conflict: 'invoice_not_cancellable',
+      event: 'invoice.cancelled',
+    });
+    expect(TRANSITIONS.pay).toEqual({
+      from: 'pending',
+      to: 'paid',
+      conflict: 'invoice_not_payable',
+      event: 'invoice.paid',
+    });
   });
 });
 

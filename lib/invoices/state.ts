@@ -83,15 +83,48 @@ export interface TransitionRule {
 }
 
 export const INVOICE_TRANSITIONS = {
-  cancel: { by: 'api', from: 'pending', to: 'cancelled', guard: 'unexpired', event: 'invoice.cancelled', conflict: 'invoice_not_cancellable' },
-  pay: { by: 'api', from: 'pending', to: 'paid', guard: 'unexpired', event: 'invoice.paid', conflict: 'invoice_not_payable' },
+  cancel: {
+    by: 'api',
+    from: 'pending',
+    to: 'cancelled',
+    guard: 'unexpired',
+    event: 'invoice.cancelled',
+    conflict: 'invoice_not_cancellable',
+  },
+  pay: {
+    by: 'api',
+    from: 'pending',
+    to: 'paid',
+    guard: 'unexpired',
+    event: 'invoice.paid',
+    conflict: 'invoice_not_payable',
+  },
   expire: { by: 'worker', from: 'pending', to: 'pending', guard: 'expired_unannounced', event: 'invoice.expired' },
-  detect: { by: 'chain', from: 'pending', to: 'processing', guard: 'included_before_expiry', event: 'invoice.processing' },
+  detect: {
+    by: 'chain',
+    from: 'pending',
+    to: 'processing',
+    guard: 'included_before_expiry',
+    event: 'invoice.processing',
+  },
   detect_late: { by: 'chain', from: 'pending', to: 'pending', guard: 'included_after_expiry', event: null },
   confirm: { by: 'chain', from: 'processing', to: BY_SETTLEMENT, guard: 'none', event: null },
   confirm_underpaid: { by: 'chain', from: 'pending', to: BY_SETTLEMENT, guard: 'included_before_expiry', event: null },
-  confirm_late: { by: 'chain', from: 'pending', to: 'pending', guard: 'included_after_expiry', event: 'invoice.paid_late', exception: 'paid_late' },
-  revert: { by: 'chain', from: 'processing', to: 'pending', guard: 'no_payment_in_flight', event: 'invoice.payment_reverted' },
+  confirm_late: {
+    by: 'chain',
+    from: 'pending',
+    to: 'pending',
+    guard: 'included_after_expiry',
+    event: 'invoice.paid_late',
+    exception: 'paid_late',
+  },
+  revert: {
+    by: 'chain',
+    from: 'processing',
+    to: 'pending',
+    guard: 'no_payment_in_flight',
+    event: 'invoice.payment_reverted',
+  },
   attach: { by: 'merchant', from: 'pending', to: BY_SETTLEMENT, guard: 'none', event: null },
 } as const satisfies Record<string, TransitionRule>;
 
@@ -109,7 +142,13 @@ export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;
 export const SETTLEMENT_OUTCOMES = [
   { total: '>', than: 'pay_amount', status: 'paid', exception: 'overpaid', event: 'invoice.paid' },
   { total: '>=', than: 'amount', status: 'paid', exception: null, event: 'invoice.paid' },
-  { total: '>=', than: 'amount_less_tolerance', status: 'paid', exception: 'underpaid_within_tolerance', event: 'invoice.paid' },
+  {
+    total: '>=',
+    than: 'amount_less_tolerance',
+    status: 'paid',
+    exception: 'underpaid_within_tolerance',
+    event: 'invoice.paid',
+  },
   { total: 'any', than: null, status: 'pending', exception: 'underpaid', event: null },
 ] as const satisfies ReadonlyArray<{
   total: '>' | '>=' | 'any';
@@ -119,7 +158,9 @@ export const SETTLEMENT_OUTCOMES = [
   event: EventType | null;
 }>;
 
-type ApiTransitionName = { [K in InvoiceTransition]: (typeof INVOICE_TRANSITIONS)[K]['by'] extends 'api' ? K : never }[InvoiceTransition];
+type ApiTransitionName = {
+  [K in InvoiceTransition]: (typeof INVOICE_TRANSITIONS)[K]['by'] extends 'api' ? K : never;
+}[InvoiceTransition];
 
 /** The API's transitions (cancel, pay), as the API handlers and the portal need them. */
 export const TRANSITIONS = {
@@ -129,8 +170,13 @@ export const TRANSITIONS = {
 
 export type Transition = keyof typeof TRANSITIONS;
 
-function apiView<R extends { from: StoredInvoiceStatus; to: StoredInvoiceStatus; conflict: ErrorCode; event: EventType }>(rule: R) {
-  return { from: rule.from, to: rule.to, conflict: rule.conflict, event: rule.event } as Pick<R, 'from' | 'to' | 'conflict' | 'event'>;
+function apiView<
+  R extends { from: StoredInvoiceStatus; to: StoredInvoiceStatus; conflict: ErrorCode; event: EventType },
+>(rule: R) {
+  return { from: rule.from, to: rule.to, conflict: rule.conflict, event: rule.event } as Pick<
+    R,
+    'from' | 'to' | 'conflict' | 'event'
+  >;
 }
 
 export function effectiveStatus(stored: StoredInvoiceStatus, expiresAt: Date, now: Date): InvoiceStatus {

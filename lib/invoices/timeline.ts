@@ -21,7 +21,16 @@ export interface TimelineDelivery {
 
 export type TimelineEntry =
   | { kind: 'event'; at: Date; id: string; type: string; description: string; deliveries: TimelineDelivery[] }
-  | { kind: 'payment_detected' | 'payment_confirmed'; at: Date; paymentId: string; txHash: string; amount: string; currency: string; network: string; status: string }
+  | {
+      kind: 'payment_detected' | 'payment_confirmed';
+      at: Date;
+      paymentId: string;
+      txHash: string;
+      amount: string;
+      currency: string;
+      network: string;
+      status: string;
+    }
   | { kind: 'pruned'; at: Date; type: string; description: string };
 
 interface EventRowJson {
@@ -90,12 +99,26 @@ export async function invoiceTimeline(tenant: Tenant, invoice: InvoiceResource):
     ['invoice.cancelled', invoice.cancelled_at],
   ];
   for (const [type, at] of fallbacks) {
-    if (at && !seen.has(type)) entries.push({ kind: 'pruned', at: new Date(at), type, description: EVENT_TYPES[type as keyof typeof EVENT_TYPES] });
+    if (at && !seen.has(type))
+      entries.push({
+        kind: 'pruned',
+        at: new Date(at),
+        type,
+        description: EVENT_TYPES[type as keyof typeof EVENT_TYPES],
+      });
   }
   for (const payment of invoice.payments) {
-    const common = { paymentId: payment.id, txHash: payment.tx_hash, amount: payment.amount, currency: payment.currency, network: payment.network, status: payment.status };
+    const common = {
+      paymentId: payment.id,
+      txHash: payment.tx_hash,
+      amount: payment.amount,
+      currency: payment.currency,
+      network: payment.network,
+      status: payment.status,
+    };
     entries.push({ kind: 'payment_detected', at: new Date(payment.detected_at), ...common });
-    if (payment.confirmed_at) entries.push({ kind: 'payment_confirmed', at: new Date(payment.confirmed_at), ...common });
+    if (payment.confirmed_at)
+      entries.push({ kind: 'payment_confirmed', at: new Date(payment.confirmed_at), ...common });
   }
   // Oldest first; at the same instant a payment comes before the event it caused.
   const rank = (entry: TimelineEntry) => (entry.kind === 'event' || entry.kind === 'pruned' ? 1 : 0);

@@ -88,7 +88,9 @@ const SQL_THAN = {
  */
 export function settlementOutcomeSql({ invoice = '', total, tolerancePercent }: SettlementInput): string {
   const branches = SETTLEMENT_OUTCOMES.map((outcome, index) =>
-    outcome.total === 'any' ? `ELSE ${index}` : `WHEN ${total} ${outcome.total} ${SQL_THAN[outcome.than](invoice, tolerancePercent)} THEN ${index}`,
+    outcome.total === 'any'
+      ? `ELSE ${index}`
+      : `WHEN ${total} ${outcome.total} ${SQL_THAN[outcome.than](invoice, tolerancePercent)} THEN ${index}`,
   );
   return `(CASE ${branches.join(' ')} END)`;
 }

@@ -32,7 +32,16 @@ describe('API key secrets', () => {
 
   it('reject wrong prefixes, lengths and alphabets', () => {
     const { secret } = generateSecret('test');
-    for (const bad of ['', 'test_', secret.slice(0, -1), `${secret}0`, secret.replace('test_', 'prod_'), secret.replace('test_', 'TEST_'), ` ${secret}`, secret.slice(0, -2) + '-_']) {
+    for (const bad of [
+      '',
+      'test_',
+      secret.slice(0, -1),
+      `${secret}0`,
+      secret.replace('test_', 'prod_'),
+      secret.replace('test_', 'TEST_'),
+      ` ${secret}`,
+      secret.slice(0, -2) + '-_',
+    ]) {
       expect(parseSecret(bad)).toBeNull();
     }
   });

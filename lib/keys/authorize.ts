@@ -59,9 +59,30 @@ export type Authorization =
   | { outcome: 'expired'; identity: KeyIdentity }
   | { outcome: 'ip_not_allowed'; identity: KeyIdentity }
   | { outcome: 'no_api_access'; identity: KeyIdentity; plan: PlanName }
-  | { outcome: 'monthly_limit_exceeded'; identity: KeyIdentity; key: AuthorizedKey; monthlyRequests: number; rate: RateState | null }
-  | { outcome: 'rate_limited'; identity: KeyIdentity; key: AuthorizedKey; monthlyRequests: number; rate: RateState; bucket: 'key' | 'workspace' }
-  | { outcome: 'ok'; identity: KeyIdentity; key: AuthorizedKey; monthlyRequests: number; counted: boolean; rate: RateState | null; read?: unknown };
+  | {
+      outcome: 'monthly_limit_exceeded';
+      identity: KeyIdentity;
+      key: AuthorizedKey;
+      monthlyRequests: number;
+      rate: RateState | null;
+    }
+  | {
+      outcome: 'rate_limited';
+      identity: KeyIdentity;
+      key: AuthorizedKey;
+      monthlyRequests: number;
+      rate: RateState;
+      bucket: 'key' | 'workspace';
+    }
+  | {
+      outcome: 'ok';
+      identity: KeyIdentity;
+      key: AuthorizedKey;
+      monthlyRequests: number;
+      counted: boolean;
+      rate: RateState | null;
+      read?: unknown;
+    };
 
 interface AuthorizeRow {
   id: number;
@@ -103,7 +124,8 @@ export interface AuthorizeOptions {
  * The refilled level of a bucket row `b` whose capacity (= refill per second) is `cap`, at `at`.
  * Time never runs backwards for a bucket: a statement that started before the last update refills nothing.
  */
-const refilled = (cap: string, at: string) => `least(${cap}, b.tokens + greatest(0, extract(epoch FROM ${at} - b.refilled_at)) * ${cap})`;
+const refilled = (cap: string, at: string) =>
+  `least(${cap}, b.tokens + greatest(0, extract(epoch FROM ${at} - b.refilled_at)) * ${cap})`;
 
 /** Upsert of one bucket: a new row starts full minus this request's token; EXCLUDED.tokens + 1 is the capacity. */
 const takeToken = `ON CONFLICT (scope) DO UPDATE SET
@@ -202,7 +224,14 @@ function authorizeStatement(values: unknown[], read: TenantRead<unknown> | null 
 }
 
 /** The statement and its parameters, exactly as authorizeApiKey sends them (tests EXPLAIN it). */
-export function authorizeQuery({ hash, exemptFromMonthlyLimit, clientIp, scope = null, now = new Date(), read }: AuthorizeOptions): { text: string; values: unknown[] } {
+export function authorizeQuery({
+  hash,
+  exemptFromMonthlyLimit,
+  clientIp,
+  scope = null,
+  now = new Date(),
+  read,
+}: AuthorizeOptions): { text: string; values: unknown[] } {
   const apiPlans = Object.fromEntries(
     allPlans()
       .filter((plan) => plan.apiAccess)
@@ -221,7 +250,12 @@ export async function authorizeApiKey(options: AuthorizeOptions): Promise<Author
 
   const row = rows[0];
   if (!row) return { outcome: 'unknown' };
-  const identity: KeyIdentity = { id: row.id, prefix: row.prefix, environment: row.environment, workspaceId: row.workspace_id };
+  const identity: KeyIdentity = {
+    id: row.id,
+    prefix: row.prefix,
+    environment: row.environment,
+    workspaceId: row.workspace_id,
+  };
   if (row.revoked) return { outcome: 'revoked', identity };
   if (row.expired) return { outcome: 'expired', identity };
   if (row.ip_refused) return { outcome: 'ip_not_allowed', identity };
@@ -242,14 +276,30 @@ export async function authorizeApiKey(options: AuthorizeOptions): Promise<Author
   const capacity = plan.rateLimitPerSecond;
   const rate: RateState | null =
     capacity > 0
-      ? { keyCapacity: capacity, keyTokens: row.key_tokens ?? capacity, workspaceCapacity: 2 * capacity, workspaceTokens: row.ws_tokens ?? 2 * capacity }
+      ? {
+          keyCapacity: capacity,
+          keyTokens: row.key_tokens ?? capacity,
+          workspaceCapacity: 2 * capacity,
+          workspaceTokens: row.ws_tokens ?? 2 * capacity,
+        }
       : null;
   const counted = row.counted_count !== null;
   const monthlyRequests = row.counted_count ?? row.previous_count ?? 0;
-  if (!counted && !exemptFromMonthlyLimit) return { outcome: 'monthly_limit_exceeded', identity, key, monthlyRequests, rate };
-  if (rate && row.key_admitted === false) return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'key' };
-  if (rate && row.ws_admitted === false) return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'workspace' };
+  if (!counted && !exemptFromMonthlyLimit)
+    return { outcome: 'monthly_limit_exceeded', identity, key, monthlyRequests, rate };
+  if (rate && row.key_admitted === false)
+    return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'key' };
+  if (rate && row.ws_admitted === false)
+    return { outcome: 'rate_limited', identity, key, monthlyRequests, rate, bucket: 'workspace' };
   // Without the endpoint's scope the read did not run (the caller answers 403 missing_scope): nothing to parse.
   const readRan = read && (!options.scope || row.scopes.includes(options.scope));
-  return { outcome: 'ok', identity, key, monthlyRequests, counted, rate, ...(readRan ? { read: read.parse(row.read ?? null) } : {}) };
+  return {
+    outcome: 'ok',
+    identity,
+    key,
+    monthlyRequests,
+    counted,
+    rate,
+    ...(readRan ? { read: read.parse(row.read ?? null) } : {}),
+  };
 }

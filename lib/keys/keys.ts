@@ -61,7 +61,9 @@ const keyViewSelect = {
 
 /** The key's creator, from the actor: a portal user (kept when they leave the workspace), else nobody. */
 function creatorOf(actor: AuditActor): { createdByUserId: string | null; createdByLabel: string | null } {
-  return actor.userId ? { createdByUserId: actor.userId, createdByLabel: actor.label } : { createdByUserId: null, createdByLabel: null };
+  return actor.userId
+    ? { createdByUserId: actor.userId, createdByLabel: actor.label }
+    : { createdByUserId: null, createdByLabel: null };
 }
 
 type KeyRow = { scopes: string[]; allowedIps: string[] | null } & Omit<ApiKeyView, 'scopes' | 'allowedIps'>;
@@ -75,7 +77,10 @@ function toView(row: KeyRow): ApiKeyView {
 }
 
 /** active | expired | revoked, as the API would answer now. */
-export function keyStatus(key: Pick<ApiKeyView, 'revokedAt' | 'expiresAt'>, now = new Date()): 'active' | 'expired' | 'revoked' {
+export function keyStatus(
+  key: Pick<ApiKeyView, 'revokedAt' | 'expiresAt'>,
+  now = new Date(),
+): 'active' | 'expired' | 'revoked' {
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
   return 'active';
@@ -105,10 +110,16 @@ async function checkKeyLimits(tx: Tx, workspaceId: string, replacing: number | n
            count(*) FILTER (WHERE created_at > now() - interval '1 minute')::int AS recent
     FROM api_keys WHERE workspace_id = ${workspaceId}`;
   if ((counts?.recent ?? 0) >= perMinute) {
-    throw new AppError('key_creation_throttled', `At most ${perMinute} keys can be created per minute in a workspace. Try again in a minute`);
+    throw new AppError(
+      'key_creation_throttled',
+      `At most ${perMinute} keys can be created per minute in a workspace. Try again in a minute`,
+    );
   }
   if ((counts?.active ?? 0) >= cap) {
-    throw new AppError('key_limit_reached', `This workspace has ${cap} active keys, the most it can have. Revoke keys you no longer use, then create this one`);
+    throw new AppError(
+      'key_limit_reached',
+      `This workspace has ${cap} active keys, the most it can have. Revoke keys you no longer use, then create this one`,
+    );
   }
 }
 
@@ -124,7 +135,11 @@ async function canonicalAllowlist(tx: Tx, entries: readonly string[] | undefined
  * Creates a key and returns its secret — the only time the secret exists outside the caller's hands. A live key
  * creates real invoices, so a portal user needs a step-up for one (lib/auth/step-up.ts); test keys do not.
  */
-export async function createApiKey(workspaceId: string, input: CreateKeyInput, actor: AuditActor = SYSTEM): Promise<{ key: ApiKeyView; secret: string }> {
+export async function createApiKey(
+  workspaceId: string,
+  input: CreateKeyInput,
+  actor: AuditActor = SYSTEM,
+): Promise<{ key: ApiKeyView; secret: string }> {
   const parsed = CreateKeyInput.parse(input);
   const { secret, prefix, hash } = generateSecret(parsed.environment);
   const row = await db().$transaction(async (tx) => {
@@ -186,7 +201,10 @@ export async function rollApiKey(
     throw new AppError('validation_failed', `The grace period must be 0–${MAX_ROLL_GRACE_SECONDS} seconds (7 days)`);
   }
   return db().$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: workspaceId === null ? { id: keyId } : { id: keyId, workspaceId }, select: { ...keyViewSelect, workspaceId: true } });
+    const old = await tx.apiKey.findFirst({
+      where: workspaceId === null ? { id: keyId } : { id: keyId, workspaceId },
+      select: { ...keyViewSelect, workspaceId: true },
+    });
     if (!old) throw new AppError('not_found', `API key ${keyId} not found`);
     authorize(old.environment);
     // A rolled live key is a new live secret: the same step-up as creating one.
@@ -195,7 +213,8 @@ export async function rollApiKey(
     const now = new Date();
     // Re-read under the workspace lock: a concurrent roll or revoke of the same key has committed by now.
     const current = await tx.apiKey.findUniqueOrThrow({ where: { id: old.id }, select: keyViewSelect });
-    if (keyStatus(current, now) !== 'active') throw new AppError('key_not_active', `API key ${keyId} is ${keyStatus(current, now)} and cannot be rolled`);
+    if (keyStatus(current, now) !== 'active')
+      throw new AppError('key_not_active', `API key ${keyId} is ${keyStatus(current, now)} and cannot be rolled`);
 
     const { secret, prefix, hash } = generateSecret(current.environment);
     const created = await tx.apiKey.create({
@@ -214,7 +233,11 @@ export async function rollApiKey(
     });
     const graceEnds = new Date(now.getTime() + graceSeconds * 1000);
     const retiredAt = current.expiresAt && current.expiresAt < graceEnds ? current.expiresAt : graceEnds;
-    const retired = await tx.apiKey.update({ where: { id: current.id }, data: { expiresAt: retiredAt, rolledToId: created.id }, select: keyViewSelect });
+    const retired = await tx.apiKey.update({
+      where: { id: current.id },
+      data: { expiresAt: retiredAt, rolledToId: created.id },
+      select: keyViewSelect,
+    });
     await recordAudit(tx, {
       workspaceId: old.workspaceId,
       action: 'key.rolled',
@@ -238,17 +261,31 @@ export async function rollApiKey(
  * Revokes a key. `workspaceId` scopes the lookup for tenant-facing callers (portal); the operator CLI
  * passes null. Revoking is effective on the next request: authentication reads the key every time.
  */
-export async function revokeApiKey(keyId: number, workspaceId: string | null, actor: AuditActor = SYSTEM, authorize: EnvironmentGate = () => {}): Promise<ApiKeyView & { workspaceId: string }> {
+export async function revokeApiKey(
+  keyId: number,
+  workspaceId: string | null,
+  actor: AuditActor = SYSTEM,
+  authorize: EnvironmentGate = () => {},
+): Promise<ApiKeyView & { workspaceId: string }> {
   const which = workspaceId === null ? { id: keyId } : { id: keyId, workspaceId };
   return db().$transaction(async (tx) => {
     const target = await tx.apiKey.findFirst({ where: which, select: { environment: true } });
     if (target) authorize(target.environment);
     // One compare-and-set: of two concurrent revokes exactly one succeeds, the other reads as already revoked.
-    const { count } = await tx.apiKey.updateMany({ where: { ...which, revokedAt: null }, data: { revokedAt: new Date() } });
+    const { count } = await tx.apiKey.updateMany({
+      where: { ...which, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     const row = await tx.apiKey.findFirst({ where: which, select: { ...keyViewSelect, workspaceId: true } });
     if (!row) throw new AppError('not_found', `API key ${keyId} not found`);
     if (count === 0) throw new AppError('key_already_revoked', `API key ${keyId} is already revoked`);
-    await recordAudit(tx, { workspaceId: row.workspaceId, action: 'key.revoked', actor, target: `key ${row.id}`, details: { label: row.label, prefix: row.prefix } });
+    await recordAudit(tx, {
+      workspaceId: row.workspaceId,
+      action: 'key.revoked',
+      actor,
+      target: `key ${row.id}`,
+      details: { label: row.label, prefix: row.prefix },
+    });
     return { ...toView(row), workspaceId: row.workspaceId };
   });
 }

@@ -54,14 +54,26 @@ function create(): AppMetrics {
     registers: [registry],
   });
 
-  const up = new Gauge({ name: 'database_up', help: '1 when the scrape could read the database, 0 otherwise.', registers: [registry] });
-  const queueDepth = new Gauge({ name: 'webhook_deliveries_due', help: 'Webhook deliveries due now and not yet delivered.', registers: [registry] });
+  const up = new Gauge({
+    name: 'database_up',
+    help: '1 when the scrape could read the database, 0 otherwise.',
+    registers: [registry],
+  });
+  const queueDepth = new Gauge({
+    name: 'webhook_deliveries_due',
+    help: 'Webhook deliveries due now and not yet delivered.',
+    registers: [registry],
+  });
   const oldestDue = new Gauge({
     name: 'webhook_oldest_due_delivery_age_seconds',
     help: 'Age of the oldest due webhook delivery (0 when none is due).',
     registers: [registry],
   });
-  const jobsDue = new Gauge({ name: 'queue_jobs_due', help: 'Queue jobs due now and not locked by a worker.', registers: [registry] });
+  const jobsDue = new Gauge({
+    name: 'queue_jobs_due',
+    help: 'Queue jobs due now and not locked by a worker.',
+    registers: [registry],
+  });
   const deliveries = new Gauge({
     name: 'webhook_deliveries',
     help: 'Webhook deliveries by outcome (pending, succeeded, failed), over the deliveries kept.',

@@ -17,18 +17,28 @@ export function metricsRoute(): { GET: (request: Request) => Promise<Response> }
   return {
     GET: async (request) => {
       const token = env().METRICS_TOKEN;
-      if (!token) return new Response('Not Found\n', { status: 404, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } });
+      if (!token)
+        return new Response('Not Found\n', {
+          status: 404,
+          headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
+        });
       const header = request.headers.get('authorization') ?? '';
       const presented = /^Bearer /i.test(header) ? header.slice(7).trim() : '';
       if (!presented || !tokenMatches(presented, token)) {
         return new Response('Unauthorized\n', {
           status: 401,
-          headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer realm="metrics"' },
+          headers: {
+            'Content-Type': 'text/plain',
+            'Cache-Control': 'no-store',
+            'WWW-Authenticate': 'Bearer realm="metrics"',
+          },
         });
       }
       const { registry, refresh } = metrics();
       await refresh();
-      return new Response(await registry.metrics(), { headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' } });
+      return new Response(await registry.metrics(), {
+        headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+      });
     },
   };
 }

@@ -5,8 +5,7 @@ import { currentUser, requirePortalContext, type PortalContext } from './context
 
 /** What every portal server action returns to its form: data, or a message (and per-field messages). */
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; code?: ErrorCode; fieldErrors?: Record<string, string> };
+  { ok: true; data: T } | { ok: false; error: string; code?: ErrorCode; fieldErrors?: Record<string, string> };
 
 export type ActionState<T> = ActionResult<T> | null;
 
@@ -31,8 +30,13 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string> {
 }
 
 function isNextControlFlow(error: unknown): boolean {
-  const digest = typeof error === 'object' && error !== null && 'digest' in error ? String((error as { digest: unknown }).digest) : '';
-  return digest.startsWith('NEXT_REDIRECT') || digest.startsWith('NEXT_NOT_FOUND') || digest.startsWith('NEXT_HTTP_ERROR');
+  const digest =
+    typeof error === 'object' && error !== null && 'digest' in error
+      ? String((error as { digest: unknown }).digest)
+      : '';
+  return (
+    digest.startsWith('NEXT_REDIRECT') || digest.startsWith('NEXT_NOT_FOUND') || digest.startsWith('NEXT_HTTP_ERROR')
+  );
 }
 
 /**
@@ -51,17 +55,32 @@ export interface DeclaredRule {
   permission: Permission | 'signed_in';
 }
 
-type FormAction<T> = ((previous: ActionState<T>, formData: FormData) => Promise<ActionResult<T>>) & { rule: DeclaredRule };
+type FormAction<T> = ((previous: ActionState<T>, formData: FormData) => Promise<ActionResult<T>>) & {
+  rule: DeclaredRule;
+};
 
 function refused(role: keyof typeof ROLE_LABELS): ActionResult<never> {
-  return { ok: false, code: 'role_forbidden', error: `Your role (${ROLE_LABELS[role]}) does not allow this. Ask an Owner or Admin of the workspace.` };
+  return {
+    ok: false,
+    code: 'role_forbidden',
+    error: `Your role (${ROLE_LABELS[role]}) does not allow this. Ask an Owner or Admin of the workspace.`,
+  };
 }
 
-function declare<T>(fn: (previous: ActionState<T>, formData: FormData) => Promise<ActionResult<T>>, rule: DeclaredRule): FormAction<T> {
+function declare<T>(
+  fn: (previous: ActionState<T>, formData: FormData) => Promise<ActionResult<T>>,
+  rule: DeclaredRule,
+): FormAction<T> {
   return Object.assign(fn, { rule });
 }
 
-async function run<S extends z.ZodType, T>(schema: S, formData: FormData, arrays: readonly string[], handler: (input: z.output<S>) => Promise<T | ActionResult<T>>, refusal?: (input: z.output<S>) => ActionResult<T> | null): Promise<ActionResult<T>> {
+async function run<S extends z.ZodType, T>(
+  schema: S,
+  formData: FormData,
+  arrays: readonly string[],
+  handler: (input: z.output<S>) => Promise<T | ActionResult<T>>,
+  refusal?: (input: z.output<S>) => ActionResult<T> | null,
+): Promise<ActionResult<T>> {
   const parsed = schema.safeParse(formToObject(formData, arrays));
   if (!parsed.success) {
     const fieldErrors = fieldErrorsOf(parsed.error);
@@ -103,13 +122,20 @@ export function withWorkspace<S extends z.ZodType, T>(
   handler: (ctx: PortalContext, input: z.output<S>) => Promise<T>,
   options: { arrays?: readonly string[] } = {},
 ): FormAction<T> {
-  return declare(async (_previous, formData) => {
-    const ctx = await requirePortalContext();
-    if (!can(ctx.role, rule.permission)) return refused(ctx.role);
-    return run(schema, formData, options.arrays ?? [], (input) => handler(ctx, input), (input) =>
-      rule.forInput && !can(ctx.role, rule.forInput(input)) ? refused(ctx.role) : null,
-    );
-  }, { permission: rule.permission });
+  return declare(
+    async (_previous, formData) => {
+      const ctx = await requirePortalContext();
+      if (!can(ctx.role, rule.permission)) return refused(ctx.role);
+      return run(
+        schema,
+        formData,
+        options.arrays ?? [],
+        (input) => handler(ctx, input),
+        (input) => (rule.forInput && !can(ctx.role, rule.forInput(input)) ? refused(ctx.role) : null),
+      );
+    },
+    { permission: rule.permission },
+  );
 }
 
 /**
@@ -120,9 +146,12 @@ export function withSignedInUser<S extends z.ZodType, T>(
   schema: S,
   handler: (user: { userId: string; email: string; sessionId: string }, input: z.output<S>) => Promise<T>,
 ): FormAction<T> {
-  return declare(async (_previous, formData) => {
-    const user = await currentUser();
-    if (!user) return { ok: false, code: 'not_found', error: 'Your session has ended. Sign in again.' };
-    return run(schema, formData, [], (input) => handler(user, input));
-  }, { permission: 'signed_in' });
+  return declare(
+    async (_previous, formData) => {
+      const user = await currentUser();
+      if (!user) return { ok: false, code: 'not_found', error: 'Your session has ended. Sign in again.' };
+      return run(schema, formData, [], (input) => handler(user, input));
+    },
+    { permission: 'signed_in' },
+  );
 }

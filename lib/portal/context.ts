@@ -46,7 +46,10 @@ export const requirePortalContext = cache(async (): Promise<PortalContext> => {
 /** Refuses (role_forbidden) unless the context's role has the permission; for actions and domain callbacks. */
 export function assertCan(ctx: Pick<PortalContext, 'role'>, permission: Permission): void {
   if (!can(ctx.role, permission)) {
-    throw new AppError('role_forbidden', `Your role (${ROLE_LABELS[ctx.role]}) does not allow this. Ask an Owner or Admin of the workspace.`);
+    throw new AppError(
+      'role_forbidden',
+      `Your role (${ROLE_LABELS[ctx.role]}) does not allow this. Ask an Owner or Admin of the workspace.`,
+    );
   }
 }
 
@@ -66,5 +69,7 @@ export async function currentUserId(): Promise<string | null> {
 /** The signed-in user and session, without a workspace (creating a workspace, accepting an invitation). */
 export async function currentUser(): Promise<{ userId: string; email: string; sessionId: string } | null> {
   const session = await getServerSession(authOptions());
-  return session?.user?.id && session.sid ? { userId: session.user.id, email: session.user.email, sessionId: session.sid } : null;
+  return session?.user?.id && session.sid
+    ? { userId: session.user.id, email: session.user.email, sessionId: session.sid }
+    : null;
 }

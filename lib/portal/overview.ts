@@ -117,7 +117,13 @@ export const FAILED_DELIVERY_WINDOW_DAYS = 7;
 
 export async function overviewAlerts(tenant: Tenant, now = new Date()): Promise<OverviewAlerts> {
   const day = 86_400_000;
-  const rows = await runStatement<{ unmatched: string; failing: string; failed: string; retrying: string; expiring: string }>(
+  const rows = await runStatement<{
+    unmatched: string;
+    failing: string;
+    failed: string;
+    retrying: string;
+    expiring: string;
+  }>(
     meteringSql(),
     `SELECT
        (CASE WHEN $2 = 'live' THEN (SELECT count(*) FROM payments p
@@ -130,7 +136,13 @@ export async function overviewAlerts(tenant: Tenant, now = new Date()): Promise<
           WHERE e.workspace_id = $1 AND e.environment = $2::"Environment" AND d.status = 'pending' AND d.attempts > 0)::text AS retrying,
        (SELECT count(*) FROM api_keys k WHERE k.workspace_id = $1 AND k.environment = $2::"Environment" AND k.revoked_at IS NULL
           AND k.expires_at > $3::timestamptz AND k.expires_at <= $5::timestamptz)::text AS expiring`,
-    [tenant.workspaceId, tenant.environment, now, new Date(now.getTime() - FAILED_DELIVERY_WINDOW_DAYS * day), new Date(now.getTime() + KEY_EXPIRY_WARNING_DAYS * day)],
+    [
+      tenant.workspaceId,
+      tenant.environment,
+      now,
+      new Date(now.getTime() - FAILED_DELIVERY_WINDOW_DAYS * day),
+      new Date(now.getTime() + KEY_EXPIRY_WARNING_DAYS * day),
+    ],
   );
   const row = rows[0]!;
   return {

@@ -29,7 +29,11 @@ export interface RoundData {
 }
 
 /** Reads decimals (once per address: it never changes) and the latest round. */
-export async function readRound(client: PublicClient, address: `0x${string}`, decimalsCache: Map<string, number>): Promise<RoundData> {
+export async function readRound(
+  client: PublicClient,
+  address: `0x${string}`,
+  decimalsCache: Map<string, number>,
+): Promise<RoundData> {
   const key = address.toLowerCase();
   const [decimals, round] = await Promise.all([
     decimalsCache.get(key) ?? client.readContract({ address, abi: AGGREGATOR_ABI, functionName: 'decimals' }),
@@ -53,7 +57,8 @@ export function roundProblem(round: RoundData, nowSeconds: bigint, maxAgeSeconds
   if (round.decimals > MAX_FEED_DECIMALS) return `reports ${round.decimals} decimals`;
   if (round.answer <= 0n) return `answered ${round.answer} (not a positive price)`;
   if (round.updatedAt === 0n || round.roundId === 0n) return 'has no complete round';
-  if (round.answeredInRound < round.roundId) return `round ${round.roundId} carries the answer of round ${round.answeredInRound}`;
+  if (round.answeredInRound < round.roundId)
+    return `round ${round.roundId} carries the answer of round ${round.answeredInRound}`;
   if (round.updatedAt > nowSeconds + FUTURE_SKEW_SECONDS) return 'was updated in the future (clock skew)';
   const age = nowSeconds - round.updatedAt;
   if (age > BigInt(maxAgeSeconds)) return `is stale: last updated ${age} s ago (at most ${maxAgeSeconds} s allowed)`;

@@ -46,7 +46,13 @@ const toSeconds = (date: Date) => BigInt(Math.floor(date.getTime() / 1000));
 function checked(feed: Feed, round: RoundData, now: Date): FeedReading {
   const problem = roundProblem(round, toSeconds(now), maxAgeSeconds(feed));
   if (problem) throw new FeedUnavailable(`The ${feed} price feed ${problem}`, 60);
-  return { feed, answer: round.answer, decimals: round.decimals, roundId: round.roundId, updatedAt: new Date(Number(round.updatedAt) * 1000) };
+  return {
+    feed,
+    answer: round.answer,
+    decimals: round.decimals,
+    roundId: round.roundId,
+    updatedAt: new Date(Number(round.updatedAt) * 1000),
+  };
 }
 
 /**
@@ -76,7 +82,8 @@ export class ChainlinkFeedSource implements FeedSource {
     if (cached && at - cached.readAt < CACHE_SECONDS * 1000 && at >= cached.readAt) {
       try {
         const reading = checked(feed, cached.round, now);
-        if (at - cached.readAt >= REFRESH_AFTER_SECONDS * 1000 && !this.inFlight.has(feed)) this.refreshInBackground(feed, at);
+        if (at - cached.readAt >= REFRESH_AFTER_SECONDS * 1000 && !this.inFlight.has(feed))
+          this.refreshInBackground(feed, at);
         return reading;
       } catch {
         // Gone stale in the cache: read again, a newer round may exist.
@@ -89,7 +96,12 @@ export class ChainlinkFeedSource implements FeedSource {
       round = await this.fetch(feed);
     } catch (error) {
       const unavailable =
-        error instanceof FeedUnavailable ? error : new FeedUnavailable(`The ${feed} price feed could not be read over the ${this.name.split(':')[1]} RPC`, FAILURE_HOLD_SECONDS);
+        error instanceof FeedUnavailable
+          ? error
+          : new FeedUnavailable(
+              `The ${feed} price feed could not be read over the ${this.name.split(':')[1]} RPC`,
+              FAILURE_HOLD_SECONDS,
+            );
       this.failures.set(feed, { error: unavailable, at });
       throw unavailable;
     }
@@ -103,12 +115,12 @@ export class ChainlinkFeedSource implements FeedSource {
     Promise.resolve()
       .then(() => this.fetch(feed))
       .then(
-      (round) => {
-        const current = this.cache.get(feed);
-        if (!current || current.readAt <= at) this.cache.set(feed, { round, readAt: at });
-      },
-      () => undefined,
-    );
+        (round) => {
+          const current = this.cache.get(feed);
+          if (!current || current.readAt <= at) this.cache.set(feed, { round, readAt: at });
+        },
+        () => undefined,
+      );
   }
 
   private fetch(feed: Feed): Promise<RoundData> {
@@ -156,7 +168,8 @@ export function chainlinkSource(): FeedSource | null {
   const urls = rpcUrls(network);
   if (urls.length === 0) return null;
   const key = `${network} ${urls.join(',')}`;
-  if (configured?.key !== key) configured = { key, source: new ChainlinkFeedSource(evmClient(`rates:${network}`, urls), network, feedAddress) };
+  if (configured?.key !== key)
+    configured = { key, source: new ChainlinkFeedSource(evmClient(`rates:${network}`, urls), network, feedAddress) };
   return configured.source;
 }
 

@@ -17,7 +17,12 @@ export const FEEDS = ['ETH/USD', 'BTC/USD', 'USDT/USD', 'USDC/USD', 'EUR/USD'] a
 export type Feed = (typeof FEEDS)[number];
 
 /** The feed that prices each crypto currency in USD. */
-export const CURRENCY_FEED: Record<Currency, Feed> = { ETH: 'ETH/USD', BTC: 'BTC/USD', USDT: 'USDT/USD', USDC: 'USDC/USD' };
+export const CURRENCY_FEED: Record<Currency, Feed> = {
+  ETH: 'ETH/USD',
+  BTC: 'BTC/USD',
+  USDT: 'USDT/USD',
+  USDC: 'USDC/USD',
+};
 
 /** The feed that converts a fiat price to USD; null for USD itself. */
 export const PRICE_CURRENCY_FEED: Record<PriceCurrency, Feed | null> = { USD: null, EUR: 'EUR/USD' };

@@ -27,12 +27,27 @@ export async function lockPrice(
   const quote = await quoteRate(environment, request.currency, request.priceCurrency, now);
   const amount = convertPrice(request.priceAmount, quote);
   if (amount.split('.')[0]!.length > MAX_AMOUNT_INTEGER_DIGITS) {
-    throw new AppError('validation_failed', `price_amount converts to more than ${MAX_AMOUNT_INTEGER_DIGITS} integer digits of ${request.currency}`, {
-      errors: [{ path: 'price_amount', message: `At ${quote.rate} ${request.currency} per ${request.priceCurrency} this price is too large an amount` }],
-    });
+    throw new AppError(
+      'validation_failed',
+      `price_amount converts to more than ${MAX_AMOUNT_INTEGER_DIGITS} integer digits of ${request.currency}`,
+      {
+        errors: [
+          {
+            path: 'price_amount',
+            message: `At ${quote.rate} ${request.currency} per ${request.priceCurrency} this price is too large an amount`,
+          },
+        ],
+      },
+    );
   }
   return {
     amount,
-    price: { amount: request.priceAmount, currency: request.priceCurrency, rate: quote.rate, rateSource: quote.rateSource, rateAt: quote.rateAt },
+    price: {
+      amount: request.priceAmount,
+      currency: request.priceCurrency,
+      rate: quote.rate,
+      rateSource: quote.rateSource,
+      rateAt: quote.rateAt,
+    },
   };
 }

@@ -33,8 +33,14 @@ class Fraction {
   }
 }
 
-function referenceUnits(price: string, base: { answer: bigint; decimals: number }, fiat: { answer: bigint; decimals: number } | null, decimals: number): bigint {
-  const feedValue = (feed: { answer: bigint; decimals: number }) => new Fraction(feed.answer, 10n ** BigInt(feed.decimals));
+function referenceUnits(
+  price: string,
+  base: { answer: bigint; decimals: number },
+  fiat: { answer: bigint; decimals: number } | null,
+  decimals: number,
+): bigint {
+  const feedValue = (feed: { answer: bigint; decimals: number }) =>
+    new Fraction(feed.answer, 10n ** BigInt(feed.decimals));
   const usd = fiat ? Fraction.decimal(price).times(feedValue(fiat)) : Fraction.decimal(price);
   const crypto = usd.over(feedValue(base));
   return crypto.times(new Fraction(10n ** BigInt(decimals), 1n)).ceil();
@@ -43,8 +49,14 @@ function referenceUnits(price: string, base: { answer: bigint; decimals: number 
 const priceArb = fc
   .tuple(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 2 }), fc.boolean())
   // Sometimes with a trailing zero ("12.50"), as merchants write prices.
-  .map(([units, scale, padded]) => formatUnits(units, scale) + (padded && formatUnits(units, scale).includes('.') && scale < 2 ? '0' : ''));
-const feedArb = fc.record({ answer: fc.bigInt({ min: 1n, max: 10n ** 24n }), decimals: fc.integer({ min: 0, max: 18 }) });
+  .map(
+    ([units, scale, padded]) =>
+      formatUnits(units, scale) + (padded && formatUnits(units, scale).includes('.') && scale < 2 ? '0' : ''),
+  );
+const feedArb = fc.record({
+  answer: fc.bigInt({ min: 1n, max: 10n ** 24n }),
+  decimals: fc.integer({ min: 0, max: 18 }),
+});
 
 describe('price conversion (exact, BigInt)', () => {
   it('rounds a USD price up to the currency decimals exactly as the fraction reference does, for awkward rates', () => {
@@ -75,20 +87,30 @@ describe('price conversion (exact, BigInt)', () => {
 
   it('gives the documented figures', () => {
     // $49.00 at ETH/USD 2500 (8 decimals) = 0.0196 ETH exactly.
-    expect(convertPrice('49.00', { currency: 'ETH', ratio: ratioOf({ answer: 250_000_000_000n, decimals: 8 }, null) })).toBe('0.0196');
+    expect(
+      convertPrice('49.00', { currency: 'ETH', ratio: ratioOf({ answer: 250_000_000_000n, decimals: 8 }, null) }),
+    ).toBe('0.0196');
     // $49.00 at ETH/USD 2500.12: 0.019599059245156232…, rounded up at the 18th decimal.
-    expect(convertPrice('49.00', { currency: 'ETH', ratio: ratioOf({ answer: 250_012_000_000n, decimals: 8 }, null) })).toBe('0.019599059245156233');
+    expect(
+      convertPrice('49.00', { currency: 'ETH', ratio: ratioOf({ answer: 250_012_000_000n, decimals: 8 }, null) }),
+    ).toBe('0.019599059245156233');
     // €10 at EUR/USD 1.08 and BTC/USD 97,123.45678901: 0.00011119… BTC, up at 8 decimals.
     const eur = { answer: 108_000_000n, decimals: 8 };
-    expect(convertPrice('10', { currency: 'BTC', ratio: ratioOf({ answer: 9_712_345_678_901n, decimals: 8 }, eur) })).toBe('0.0001112');
+    expect(
+      convertPrice('10', { currency: 'BTC', ratio: ratioOf({ answer: 9_712_345_678_901n, decimals: 8 }, eur) }),
+    ).toBe('0.0001112');
     // A stablecoin a hair above $1 costs a hair less than the price, never more than a base unit off.
-    expect(convertPrice('49.99', { currency: 'USDT', ratio: ratioOf({ answer: 100_010_000n, decimals: 8 }, null) })).toBe('49.985002');
+    expect(
+      convertPrice('49.99', { currency: 'USDT', ratio: ratioOf({ answer: 100_010_000n, decimals: 8 }, null) }),
+    ).toBe('49.985002');
   });
 
   it('formats a rate to 18 significant digits, rounded half up', () => {
     expect(formatSignificant({ numerator: 1n, denominator: 3n }, 18)).toBe('0.333333333333333333');
     expect(formatSignificant({ numerator: 2n, denominator: 3n }, 18)).toBe('0.666666666666666667');
-    expect(formatSignificant({ numerator: 10n ** 8n, denominator: 250_012_000_000n }, 18)).toBe('0.000399980800921555765');
+    expect(formatSignificant({ numerator: 10n ** 8n, denominator: 250_012_000_000n }, 18)).toBe(
+      '0.000399980800921555765',
+    );
     expect(formatSignificant({ numerator: 1n, denominator: 4n }, 18)).toBe('0.25');
     expect(formatSignificant({ numerator: 123_456_789n, denominator: 1n }, 3)).toBe('123000000');
     expect(formatSignificant({ numerator: 9_999n, denominator: 10_000n }, 2)).toBe('1');

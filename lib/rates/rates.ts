@@ -3,7 +3,14 @@ import type { KeyEnvironment } from '../keys/api-key-secret';
 import { CURRENCY_RULES, type Currency } from '../invoices/currencies';
 import { ceilDiv, formatSignificant, formatUnits, parseDecimal, pow10, type Ratio } from './decimal';
 import { CURRENCY_FEED, PRICE_CURRENCY_FEED, type PriceCurrency } from './feeds';
-import { chainlinkSource, fixedTestSource, FeedUnavailable, notConfiguredMessage, type FeedReading, type FeedSource } from './feed-source';
+import {
+  chainlinkSource,
+  fixedTestSource,
+  FeedUnavailable,
+  notConfiguredMessage,
+  type FeedReading,
+  type FeedSource,
+} from './feed-source';
 
 /**
  * Rates for invoices priced in fiat (docs/rates.md): what a create locks in, from the feeds' integers to the
@@ -30,7 +37,10 @@ export interface RateQuote {
  * crypto per fiat unit from the feeds' answers: 1 / (base/USD) for USD, (EUR/USD) / (base/USD) for EUR.
  * base/USD = A / 10^a, EUR/USD = E / 10^e, so crypto per EUR = E × 10^a / (A × 10^e).
  */
-export function ratioOf(base: Pick<FeedReading, 'answer' | 'decimals'>, fiat: Pick<FeedReading, 'answer' | 'decimals'> | null): Ratio {
+export function ratioOf(
+  base: Pick<FeedReading, 'answer' | 'decimals'>,
+  fiat: Pick<FeedReading, 'answer' | 'decimals'> | null,
+): Ratio {
   if (base.answer <= 0n || (fiat && fiat.answer <= 0n)) throw new RangeError('feed answers must be positive');
   if (!fiat) return { numerator: pow10(base.decimals), denominator: base.answer };
   return { numerator: fiat.answer * pow10(base.decimals), denominator: base.answer * pow10(fiat.decimals) };
@@ -57,13 +67,21 @@ function sourceFor(environment: KeyEnvironment): FeedSource {
 }
 
 /** The rate a create in `environment` would lock now, or 503 rate_unavailable (with Retry-After). */
-export async function quoteRate(environment: KeyEnvironment, currency: Currency, priceCurrency: PriceCurrency, now = new Date()): Promise<RateQuote> {
+export async function quoteRate(
+  environment: KeyEnvironment,
+  currency: Currency,
+  priceCurrency: PriceCurrency,
+  now = new Date(),
+): Promise<RateQuote> {
   const source = sourceFor(environment);
   const fiatFeed = PRICE_CURRENCY_FEED[priceCurrency];
   let base: FeedReading;
   let fiat: FeedReading | null;
   try {
-    [base, fiat] = await Promise.all([source.read(CURRENCY_FEED[currency], now), fiatFeed ? source.read(fiatFeed, now) : null]);
+    [base, fiat] = await Promise.all([
+      source.read(CURRENCY_FEED[currency], now),
+      fiatFeed ? source.read(fiatFeed, now) : null,
+    ]);
   } catch (error) {
     if (!(error instanceof FeedUnavailable)) throw error;
     throw new AppError('rate_unavailable', `No fresh ${currency}/${priceCurrency} rate: ${error.message}`, {
@@ -72,7 +90,9 @@ export async function quoteRate(environment: KeyEnvironment, currency: Currency,
   }
   const ratio = ratioOf(base, fiat);
   const rounds = fiat ? [base, fiat] : [base];
-  const named = rounds.map((reading) => (source === fixedTestSource ? reading.feed : `${reading.feed}@${reading.roundId}`)).join('+');
+  const named = rounds
+    .map((reading) => (source === fixedTestSource ? reading.feed : `${reading.feed}@${reading.roundId}`))
+    .join('+');
   return {
     currency,
     priceCurrency,

@@ -40,7 +40,10 @@ function toRow(row: Prisma.RequestLogGetPayload<object>): RequestLogRow {
 }
 
 /** The workspace's requests of the last 7 days, newest first, one page (`limit` + whether there is more). */
-export async function listRequests(workspaceId: string, filter: RequestLogFilter): Promise<{ rows: RequestLogRow[]; hasMore: boolean }> {
+export async function listRequests(
+  workspaceId: string,
+  filter: RequestLogFilter,
+): Promise<{ rows: RequestLogRow[]; hasMore: boolean }> {
   const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
   const range = filter.statusClass ? STATUS_RANGES[filter.statusClass] : null;
   const before = filter.before && /^\d{1,19}$/.test(filter.before) ? BigInt(filter.before) : null;
@@ -62,6 +65,8 @@ export async function listRequests(workspaceId: string, filter: RequestLogFilter
 
 /** One request by its request id, only within the workspace (another workspace's id reads as not found). */
 export async function getRequest(workspaceId: string, requestId: string): Promise<RequestLogRow | null> {
-  const row = await db().requestLog.findFirst({ where: { workspaceId, requestId, createdAt: { gte: new Date(Date.now() - RETENTION_MS) } } });
+  const row = await db().requestLog.findFirst({
+    where: { workspaceId, requestId, createdAt: { gte: new Date(Date.now() - RETENTION_MS) } },
+  });
   return row ? toRow(row) : null;
 }

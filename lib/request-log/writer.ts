@@ -69,7 +69,14 @@ export async function flushRequestLog(): Promise<void> {
         const room = Math.max(0, env().REQUEST_LOG_MAX_QUEUE - writer.queue.length);
         writer.dropped += batch.length - Math.min(room, batch.length);
         writer.queue.unshift(...batch.slice(batch.length - Math.min(room, batch.length)));
-        console.error(JSON.stringify({ level: 'warn', event: 'request_log_flush_failed', queued: writer.queue.length, message: error instanceof Error ? error.message.slice(0, 200) : String(error) }));
+        console.error(
+          JSON.stringify({
+            level: 'warn',
+            event: 'request_log_flush_failed',
+            queued: writer.queue.length,
+            message: error instanceof Error ? error.message.slice(0, 200) : String(error),
+          }),
+        );
         return;
       }
     }

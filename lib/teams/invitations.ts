@@ -61,7 +61,12 @@ function roleOf(value: string): Role {
  * Creates an invitation and returns its link (shown once). Inviting an email again replaces its pending
  * invitation (the old link stops working). The actor's role is re-read: an Admin cannot invite an Owner.
  */
-export async function createInvitation(workspaceId: string, input: z.input<typeof InviteInput>, actor: AuditActor, now = new Date()): Promise<{ invitation: InvitationView; url: string; token: string }> {
+export async function createInvitation(
+  workspaceId: string,
+  input: z.input<typeof InviteInput>,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<{ invitation: InvitationView; url: string; token: string }> {
   const parsed = InviteInput.parse(input);
   const token = randomBytes(32).toString('base64url');
   const id = newId('invitation');
@@ -69,13 +74,22 @@ export async function createInvitation(workspaceId: string, input: z.input<typeo
   const row = await db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
     if (actor.userId !== null) {
-      const acting = await tx.membership.findUnique({ where: { userId_workspaceId: { userId: actor.userId, workspaceId } }, select: { role: true } });
+      const acting = await tx.membership.findUnique({
+        where: { userId_workspaceId: { userId: actor.userId, workspaceId } },
+        select: { role: true },
+      });
       if (!acting || !isRole(acting.role)) throw new AppError('not_found', 'Workspace not found');
       if (!assignableRoles(acting.role).includes(parsed.role)) {
-        throw new AppError('role_forbidden', `As ${ROLE_LABELS[acting.role]} you cannot invite someone as ${ROLE_LABELS[parsed.role]}.`);
+        throw new AppError(
+          'role_forbidden',
+          `As ${ROLE_LABELS[acting.role]} you cannot invite someone as ${ROLE_LABELS[parsed.role]}.`,
+        );
       }
     }
-    const member = await tx.membership.findFirst({ where: { workspaceId, user: { email: parsed.email } }, select: { userId: true } });
+    const member = await tx.membership.findFirst({
+      where: { workspaceId, user: { email: parsed.email } },
+      select: { userId: true },
+    });
     if (member) throw new AppError('already_member', `${parsed.email} is already a member of this workspace.`);
     await tx.invitation.updateMany({
       where: { workspaceId, email: parsed.email, acceptedAt: null, revokedAt: null },
@@ -106,8 +120,22 @@ export async function createInvitation(workspaceId: string, input: z.input<typeo
   return { invitation: toView(row), url: invitationUrl(token), token };
 }
 
-function toView(row: { id: string; email: string; role: string; invitedByLabel: string; createdAt: Date; expiresAt: Date }): InvitationView {
-  return { id: row.id, email: row.email, role: roleOf(row.role), invitedByLabel: row.invitedByLabel, createdAt: row.createdAt, expiresAt: row.expiresAt };
+function toView(row: {
+  id: string;
+  email: string;
+  role: string;
+  invitedByLabel: string;
+  createdAt: Date;
+  expiresAt: Date;
+}): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: roleOf(row.role),
+    invitedByLabel: row.invitedByLabel,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+  };
 }
 
 /** Pending invitations: not accepted, not revoked, not expired. */
@@ -119,30 +147,52 @@ export async function listPendingInvitations(workspaceId: string, now = new Date
   return rows.map(toView);
 }
 
-export async function revokeInvitation(workspaceId: string, invitationId: string, actor: AuditActor, now = new Date()): Promise<void> {
+export async function revokeInvitation(
+  workspaceId: string,
+  invitationId: string,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<void> {
   await db().$transaction(async (tx) => {
-    const row = await tx.invitation.findFirst({ where: { id: invitationId, workspaceId }, select: { email: true, role: true } });
+    const row = await tx.invitation.findFirst({
+      where: { id: invitationId, workspaceId },
+      select: { email: true, role: true },
+    });
     if (!row) throw new AppError('not_found', 'Invitation not found');
     if (actor.userId !== null) {
-      const acting = await tx.membership.findUnique({ where: { userId_workspaceId: { userId: actor.userId, workspaceId } }, select: { role: true } });
+      const acting = await tx.membership.findUnique({
+        where: { userId_workspaceId: { userId: actor.userId, workspaceId } },
+        select: { role: true },
+      });
       if (!acting || !isRole(acting.role) || !canManageMember(acting.role, roleOf(row.role))) {
         throw new AppError('role_forbidden', 'Only an Owner can revoke an invitation to become Owner.');
       }
     }
-    const { count } = await tx.invitation.updateMany({ where: { id: invitationId, workspaceId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+    const { count } = await tx.invitation.updateMany({
+      where: { id: invitationId, workspaceId, acceptedAt: null, revokedAt: null },
+      data: { revokedAt: now },
+    });
     if (count === 0) throw new AppError('invitation_invalid', 'This invitation was already accepted or revoked.');
-    await recordAudit(tx, { workspaceId, action: 'member.invitation_revoked', actor, target: `invitation ${row.email}`, details: { role: row.role } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: 'member.invitation_revoked',
+      actor,
+      target: `invitation ${row.email}`,
+      details: { role: row.role },
+    });
   });
 }
 
 export type InvitationLookup =
-  | { status: 'valid'; invitation: InvitationPreview }
-  | { status: 'expired' | 'used' | 'revoked' | 'unknown' };
+  { status: 'valid'; invitation: InvitationPreview } | { status: 'expired' | 'used' | 'revoked' | 'unknown' };
 
 /** What a link is, for the invitation page: valid (with what it offers), or why not. Reads only. */
 export async function lookupInvitation(token: string, now = new Date()): Promise<InvitationLookup> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { status: 'unknown' };
-  const row = await db().invitation.findUnique({ where: { tokenHash: hashToken(token) }, include: { workspace: { select: { name: true } } } });
+  const row = await db().invitation.findUnique({
+    where: { tokenHash: hashToken(token) },
+    include: { workspace: { select: { name: true } } },
+  });
   if (!row) return { status: 'unknown' };
   if (row.acceptedAt) return { status: 'used' };
   if (row.revokedAt) return { status: 'revoked' };
@@ -166,17 +216,32 @@ export async function lookupInvitation(token: string, now = new Date()): Promise
  * invitation with one compare-and-set (single use, whatever the concurrency), checks the account's email is the
  * invited one, and adds the membership with its audit row. Returns the workspace joined.
  */
-export async function acceptInvitationIn(tx: Tx, token: string, user: { id: string; email: string | null }, now = new Date()): Promise<{ workspaceId: string; role: Role }> {
-  const row = await tx.invitation.findUnique({ where: { tokenHash: hashToken(token) }, select: { id: true, workspaceId: true, email: true, role: true, invitedByLabel: true } });
+export async function acceptInvitationIn(
+  tx: Tx,
+  token: string,
+  user: { id: string; email: string | null },
+  now = new Date(),
+): Promise<{ workspaceId: string; role: Role }> {
+  const row = await tx.invitation.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { id: true, workspaceId: true, email: true, role: true, invitedByLabel: true },
+  });
   if (!row) throw new AppError('invitation_invalid', 'This invitation link is not valid.');
   if ((user.email ?? '').toLowerCase() !== row.email) {
-    throw new AppError('invitation_wrong_account', `This invitation is for ${row.email}. Sign in with that email to accept it.`);
+    throw new AppError(
+      'invitation_wrong_account',
+      `This invitation is for ${row.email}. Sign in with that email to accept it.`,
+    );
   }
   const { count } = await tx.invitation.updateMany({
     where: { id: row.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
     data: { acceptedAt: now, acceptedByUserId: user.id },
   });
-  if (count !== 1) throw new AppError('invitation_invalid', 'This invitation has expired, was revoked, or was already used. Ask for a new one.');
+  if (count !== 1)
+    throw new AppError(
+      'invitation_invalid',
+      'This invitation has expired, was revoked, or was already used. Ask for a new one.',
+    );
   const role = roleOf(row.role);
   await addMember(tx, {
     workspaceId: row.workspaceId,
@@ -193,7 +258,11 @@ export async function acceptInvitationIn(tx: Tx, token: string, user: { id: stri
  * A signed-in user accepts: see acceptInvitationIn. The email compared is the account's own, read from the
  * database — never what a session or an OAuth provider reported (a GitHub-only account has none, and cannot accept).
  */
-export async function acceptInvitation(token: string, userId: string, now = new Date()): Promise<{ workspaceId: string; role: Role }> {
+export async function acceptInvitation(
+  token: string,
+  userId: string,
+  now = new Date(),
+): Promise<{ workspaceId: string; role: Role }> {
   return db().$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
     if (!user) throw new AppError('invitation_wrong_account', 'This account no longer exists.');
@@ -211,16 +280,24 @@ export async function accountExists(email: string): Promise<boolean> {
   return (await db().user.count({ where: { email: email.toLowerCase() } })) > 0;
 }
 
-
 /**
  * Sign-up through an invitation: creates the account with the invited email (no workspace of its own) and joins
  * the workspace, in one transaction — a failed acceptance leaves no account behind. The email comes from the
  * invitation, never from the form. An email that already has an account is told to sign in instead: whoever
  * holds the link already knows the address it was sent to. Throttled like every sign-up.
  */
-export async function signUpWithInvitation(token: string, password: string, address: string | null, now = new Date()): Promise<{ email: string; workspaceId: string }> {
+export async function signUpWithInvitation(
+  token: string,
+  password: string,
+  address: string | null,
+  now = new Date(),
+): Promise<{ email: string; workspaceId: string }> {
   const lookup = await lookupInvitation(token, now);
-  if (lookup.status !== 'valid') throw new AppError('invitation_invalid', 'This invitation has expired, was revoked, or was already used. Ask for a new one.');
+  if (lookup.status !== 'valid')
+    throw new AppError(
+      'invitation_invalid',
+      'This invitation has expired, was revoked, or was already used. Ask for a new one.',
+    );
   const email = lookup.invitation.email;
   const parsedPassword = NewPassword.safeParse(password);
   if (!parsedPassword.success) {
@@ -230,7 +307,8 @@ export async function signUpWithInvitation(token: string, password: string, addr
   if (!(await takeSignUpSlot(address, env().SIGNUP_LIMIT_PER_HOUR))) {
     throw new AppError('too_many_attempts', 'Too many sign-ups from your network. Try again in an hour.');
   }
-  if (await accountExists(email)) throw new AppError('email_taken', `An account with ${email} already exists: sign in to accept the invitation.`);
+  if (await accountExists(email))
+    throw new AppError('email_taken', `An account with ${email} already exists: sign in to accept the invitation.`);
   const passwordHash = await hashPassword(parsedPassword.data);
   const userId = newId('user');
   try {

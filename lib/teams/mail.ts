@@ -17,7 +17,14 @@ function transporter(url: string): nodemailer.Transporter {
   return transport.transporter;
 }
 
-export function invitationMail(input: { to: string; workspaceName: string; role: Role; invitedBy: string; url: string; expiresAt: Date }) {
+export function invitationMail(input: {
+  to: string;
+  workspaceName: string;
+  role: Role;
+  invitedBy: string;
+  url: string;
+  expiresAt: Date;
+}) {
   const role = ROLE_LABELS[input.role];
   // A mail does not know its reader's time zone: the portal's format, in UTC (labelled).
   const until = formatDateTime(input.expiresAt, 'UTC');
@@ -27,7 +34,7 @@ export function invitationMail(input: { to: string; workspaceName: string; role:
     `Accept the invitation: ${input.url}`,
     '',
     `The link works once, until ${until}, and only for an account with the email ${input.to}.`,
-    "If you did not expect this invitation, ignore this mail: nothing happens until the link is used.",
+    'If you did not expect this invitation, ignore this mail: nothing happens until the link is used.',
   ].join('\n');
   return { to: input.to, subject: `You are invited to ${input.workspaceName}`, text };
 }

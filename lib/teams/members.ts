@@ -49,7 +49,12 @@ export async function listMembers(workspaceId: string): Promise<MemberView[]> {
     orderBy: { createdAt: 'asc' },
     select: { userId: true, role: true, createdAt: true, user: { select: { email: true } } },
   });
-  return rows.map((row) => ({ userId: row.userId, email: row.user.email, role: roleOf(row.role), joinedAt: row.createdAt }));
+  return rows.map((row) => ({
+    userId: row.userId,
+    email: row.user.email,
+    role: roleOf(row.role),
+    joinedAt: row.createdAt,
+  }));
 }
 
 /** Locks the workspace row (serialises membership changes, so "last Owner" counts cannot race). */
@@ -59,7 +64,10 @@ async function lockWorkspace(tx: Tx, workspaceId: string): Promise<void> {
 }
 
 async function memberRole(tx: Tx, workspaceId: string, userId: string): Promise<Role | null> {
-  const row = await tx.membership.findUnique({ where: { userId_workspaceId: { userId, workspaceId } }, select: { role: true } });
+  const row = await tx.membership.findUnique({
+    where: { userId_workspaceId: { userId, workspaceId } },
+    select: { role: true },
+  });
   return row ? roleOf(row.role) : null;
 }
 
@@ -88,18 +96,28 @@ async function emailOf(tx: Tx, userId: string): Promise<string> {
  * Gives a member another role. Owners may give any role; Admins only roles below Owner, and never to an Owner.
  * The last Owner keeps the role (transfer ownership first).
  */
-export async function changeMemberRole(workspaceId: string, targetUserId: string, role: Role, actor: AuditActor): Promise<MemberView> {
+export async function changeMemberRole(
+  workspaceId: string,
+  targetUserId: string,
+  role: Role,
+  actor: AuditActor,
+): Promise<MemberView> {
   return db().$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
     const acting = await actingRole(tx, workspaceId, actor);
     const current = await memberRole(tx, workspaceId, targetUserId);
     if (!current) throw new AppError('not_found', 'Member not found');
     if (acting !== null) {
-      if (!canManageMember(acting, current)) throw refuse(`As ${ROLE_LABELS[acting]} you cannot change the role of an ${ROLE_LABELS[current]}.`);
-      if (!assignableRoles(acting).includes(role)) throw refuse(`As ${ROLE_LABELS[acting]} you cannot make someone ${ROLE_LABELS[role]}.`);
+      if (!canManageMember(acting, current))
+        throw refuse(`As ${ROLE_LABELS[acting]} you cannot change the role of an ${ROLE_LABELS[current]}.`);
+      if (!assignableRoles(acting).includes(role))
+        throw refuse(`As ${ROLE_LABELS[acting]} you cannot make someone ${ROLE_LABELS[role]}.`);
     }
     if (current === 'owner' && role !== 'owner' && (await ownerCount(tx, workspaceId)) === 1) {
-      throw new AppError('last_owner', 'This is the workspace’s last Owner: transfer ownership to another member first.');
+      throw new AppError(
+        'last_owner',
+        'This is the workspace’s last Owner: transfer ownership to another member first.',
+      );
     }
     const proof = await requireStepUp(tx, actor);
     const updated = await tx.membership.update({
@@ -114,7 +132,12 @@ export async function changeMemberRole(workspaceId: string, targetUserId: string
       target: `member ${updated.user.email ?? targetUserId}`,
       details: { from: current, to: role, ...stepUpDetail(proof) },
     });
-    return { userId: updated.userId, email: updated.user.email, role: roleOf(updated.role), joinedAt: updated.createdAt };
+    return {
+      userId: updated.userId,
+      email: updated.user.email,
+      role: roleOf(updated.role),
+      joinedAt: updated.createdAt,
+    };
   });
 }
 
@@ -123,7 +146,11 @@ export async function changeMemberRole(workspaceId: string, targetUserId: string
  * request: the portal re-reads the membership on every request (lib/portal/context.ts). Keys they created stay
  * (the workspace's integrations keep working); the Members and Keys pages list them for a roll.
  */
-export async function removeMember(workspaceId: string, targetUserId: string, actor: AuditActor): Promise<{ email: string }> {
+export async function removeMember(
+  workspaceId: string,
+  targetUserId: string,
+  actor: AuditActor,
+): Promise<{ email: string }> {
   return db().$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
     const acting = await actingRole(tx, workspaceId, actor);
@@ -134,7 +161,10 @@ export async function removeMember(workspaceId: string, targetUserId: string, ac
       throw refuse(`As ${ROLE_LABELS[acting]} you cannot remove an ${ROLE_LABELS[current]}.`);
     }
     if (current === 'owner' && (await ownerCount(tx, workspaceId)) === 1) {
-      throw new AppError('last_owner', 'This is the workspace’s last Owner: transfer ownership to another member first.');
+      throw new AppError(
+        'last_owner',
+        'This is the workspace’s last Owner: transfer ownership to another member first.',
+      );
     }
     const proof = await requireStepUp(tx, actor);
     const email = await emailOf(tx, targetUserId);
@@ -154,17 +184,28 @@ export async function removeMember(workspaceId: string, targetUserId: string, ac
  * Makes another member an Owner and the acting Owner an Admin, in one step. Only an Owner can (the operator CLI
  * sets roles with member:add instead).
  */
-export async function transferOwnership(workspaceId: string, toUserId: string, actor: AuditActor & { userId: string }): Promise<void> {
+export async function transferOwnership(
+  workspaceId: string,
+  toUserId: string,
+  actor: AuditActor & { userId: string },
+): Promise<void> {
   await db().$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
     const acting = await actingRole(tx, workspaceId, actor);
     if (acting !== 'owner') throw refuse('Only an Owner can transfer ownership.');
-    if (toUserId === actor.userId) throw new AppError('validation_failed', 'Choose another member to transfer ownership to.');
+    if (toUserId === actor.userId)
+      throw new AppError('validation_failed', 'Choose another member to transfer ownership to.');
     const target = await memberRole(tx, workspaceId, toUserId);
     if (!target) throw new AppError('not_found', 'Member not found');
     const proof = await requireStepUp(tx, actor);
-    await tx.membership.update({ where: { userId_workspaceId: { userId: toUserId, workspaceId } }, data: { role: 'owner' } });
-    await tx.membership.update({ where: { userId_workspaceId: { userId: actor.userId, workspaceId } }, data: { role: 'admin' } });
+    await tx.membership.update({
+      where: { userId_workspaceId: { userId: toUserId, workspaceId } },
+      data: { role: 'owner' },
+    });
+    await tx.membership.update({
+      where: { userId_workspaceId: { userId: actor.userId, workspaceId } },
+      data: { role: 'admin' },
+    });
     await recordAudit(tx, {
       workspaceId,
       action: 'ownership.transferred',
@@ -181,9 +222,17 @@ export async function transferOwnership(workspaceId: string, toUserId: string, a
  */
 export async function addMember(
   tx: Tx,
-  entry: { workspaceId: string; userId: string; role: Role; actor: AuditActor; action: 'member.added' | 'member.joined'; details?: Record<string, string> },
+  entry: {
+    workspaceId: string;
+    userId: string;
+    role: Role;
+    actor: AuditActor;
+    action: 'member.added' | 'member.joined';
+    details?: Record<string, string>;
+  },
 ): Promise<void> {
-  if (await memberRole(tx, entry.workspaceId, entry.userId)) throw new AppError('already_member', 'This person is already a member of the workspace.');
+  if (await memberRole(tx, entry.workspaceId, entry.userId))
+    throw new AppError('already_member', 'This person is already a member of the workspace.');
   await tx.membership.create({ data: { workspaceId: entry.workspaceId, userId: entry.userId, role: entry.role } });
   await recordAudit(tx, {
     workspaceId: entry.workspaceId,
@@ -195,12 +244,21 @@ export async function addMember(
 }
 
 /** The operator's `member:add`: an existing account (by email) joins a workspace with a role. */
-export async function addMemberByEmail(workspaceId: string, email: string, role: Role, actor: AuditActor): Promise<MemberView> {
+export async function addMemberByEmail(
+  workspaceId: string,
+  email: string,
+  role: Role,
+  actor: AuditActor,
+): Promise<MemberView> {
   const normalized = email.trim().toLowerCase();
   return db().$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
     const user = await tx.user.findUnique({ where: { email: normalized }, select: { id: true } });
-    if (!user) throw new AppError('not_found', `No account with the email ${normalized}: the person signs up first, or invite them from the portal`);
+    if (!user)
+      throw new AppError(
+        'not_found',
+        `No account with the email ${normalized}: the person signs up first, or invite them from the portal`,
+      );
     await addMember(tx, { workspaceId, userId: user.id, role, actor, action: 'member.added' });
     return { userId: user.id, email: normalized, role, joinedAt: new Date() };
   });
@@ -213,19 +271,35 @@ export async function memberByEmail(workspaceId: string, email: string): Promise
 }
 
 /** A workspace of the user's own: they are its Owner; the session switches to it (lib/portal/context.ts). */
-export async function createWorkspace(userId: string, name: string, actor: AuditActor): Promise<{ id: string; name: string }> {
+export async function createWorkspace(
+  userId: string,
+  name: string,
+  actor: AuditActor,
+): Promise<{ id: string; name: string }> {
   const id = newId('workspace');
   return db().$transaction(async (tx) => {
-    const workspace = await tx.workspace.create({ data: { id, name, plan: defaultPlan() }, select: { id: true, name: true } });
+    const workspace = await tx.workspace.create({
+      data: { id, name, plan: defaultPlan() },
+      select: { id: true, name: true },
+    });
     await tx.membership.create({ data: { userId, workspaceId: id, role: 'owner' } });
-    await recordAudit(tx, { workspaceId: id, action: 'workspace.created', actor, target: `workspace ${id}`, details: { name } });
+    await recordAudit(tx, {
+      workspaceId: id,
+      action: 'workspace.created',
+      actor,
+      target: `workspace ${id}`,
+      details: { name },
+    });
     return workspace;
   });
 }
 
 /** The workspace this session works in: only a choice, re-checked against the membership on every request. */
 export async function chooseWorkspace(sessionId: string, userId: string, workspaceId: string): Promise<void> {
-  const membership = await db().membership.findUnique({ where: { userId_workspaceId: { userId, workspaceId } }, select: { role: true } });
+  const membership = await db().membership.findUnique({
+    where: { userId_workspaceId: { userId, workspaceId } },
+    select: { role: true },
+  });
   if (!membership) throw new AppError('not_found', 'Workspace not found');
   await db().session.updateMany({ where: { id: sessionId, userId }, data: { activeWorkspaceId: workspaceId } });
 }

@@ -8,7 +8,12 @@
 export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', developer: 'Developer', viewer: 'Viewer' };
+export const ROLE_LABELS: Record<Role, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  developer: 'Developer',
+  viewer: 'Viewer',
+};
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   owner: 'Everything, including the plan, members and transferring ownership.',

@@ -28,7 +28,9 @@ describe('wallet address validation', () => {
   });
 
   it('a Bitcoin wallet is an extended public key: a plain address is refused with the reason', () => {
-    expect(walletAddressError('bitcoin', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')).toMatch(/single Bitcoin address.*address of its own/);
+    expect(walletAddressError('bitcoin', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')).toMatch(
+      /single Bitcoin address.*address of its own/,
+    );
     expect(walletAddressError('bitcoin', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2')).toMatch(/single Bitcoin address/);
   });
 

@@ -46,7 +46,8 @@ function tronError(address: string): string | null {
 export function bitcoinAddressError(address: string): string | null {
   const lower = address.toLowerCase();
   if (lower.startsWith('bc1')) {
-    if (address !== lower && address !== address.toUpperCase()) return 'A bech32 address must not mix upper and lower case';
+    if (address !== lower && address !== address.toUpperCase())
+      return 'A bech32 address must not mix upper and lower case';
     for (const codec of [bech32, bech32m]) {
       try {
         const { prefix, words } = codec.decode(lower as `${string}1${string}`);

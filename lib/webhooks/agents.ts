@@ -28,7 +28,13 @@ export function agentFor(url: URL, address: { address: string; family: 4 | 6 }):
     if (options.all) callback(null, [{ address: address.address, family: address.family }]);
     else callback(null, address.address, address.family);
   };
-  const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_DESTINATION, maxFreeSockets: MAX_SOCKETS_PER_DESTINATION, timeout: IDLE_SOCKET_MS, lookup: pinnedLookup };
+  const options = {
+    keepAlive: true,
+    maxSockets: MAX_SOCKETS_PER_DESTINATION,
+    maxFreeSockets: MAX_SOCKETS_PER_DESTINATION,
+    timeout: IDLE_SOCKET_MS,
+    lookup: pinnedLookup,
+  };
   const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   agents.set(name, agent);
   if (agents.size > MAX_AGENTS) {

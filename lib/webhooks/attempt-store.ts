@@ -74,7 +74,14 @@ export async function loadAttempt(deliveryId: string): Promise<AttemptContext | 
       previousSecretExpiresAt: row.previous_secret_expires_at,
       failingSince: row.failing_since,
     },
-    event: { id: row.event_id, workspaceId: row.workspace_id, environment: row.environment, type: row.type, snapshot: row.snapshot, createdAt: row.created_at },
+    event: {
+      id: row.event_id,
+      workspaceId: row.workspace_id,
+      environment: row.environment,
+      type: row.type,
+      snapshot: row.snapshot,
+      createdAt: row.created_at,
+    },
   };
 }
 
@@ -99,6 +106,14 @@ export async function recordSuccess(deliveryId: string, record: AttemptRecord): 
     RETURNING endpoint_id)
      UPDATE webhook_endpoints SET failing_since = NULL
       WHERE id IN (SELECT endpoint_id FROM recorded) AND failing_since IS NOT NULL`,
-    [deliveryId, record.attempts, record.lastStatusCode, record.lastDurationMs, record.lastResponseBody, record.lastError, record.lastAttemptAt],
+    [
+      deliveryId,
+      record.attempts,
+      record.lastStatusCode,
+      record.lastDurationMs,
+      record.lastResponseBody,
+      record.lastError,
+      record.lastAttemptAt,
+    ],
   );
 }

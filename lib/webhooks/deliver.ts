@@ -20,7 +20,10 @@ export async function attemptDelivery(deliveryId: string, now: Date = new Date()
   if (!delivery || delivery.status !== 'pending') return 'skipped'; // pruned, deleted, or already settled
   const { endpoint, event } = delivery;
   if (endpoint.status === 'disabled') {
-    await db().webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'failed', lastError: 'Endpoint disabled', nextAttemptAt: null } });
+    await db().webhookDelivery.update({
+      where: { id: deliveryId },
+      data: { status: 'failed', lastError: 'Endpoint disabled', nextAttemptAt: null },
+    });
     return 'failed';
   }
 
@@ -33,7 +36,13 @@ export async function attemptDelivery(deliveryId: string, now: Date = new Date()
     result = await postWebhook(url, destination, headers, body);
   } catch (error) {
     // A refused destination (private address after resolution, unresolvable host) is a failed attempt.
-    result = { status: null, durationMs: 0, body: '', retryAfter: null, error: error instanceof Error ? error.message.slice(0, 500) : 'Refused' };
+    result = {
+      status: null,
+      durationMs: 0,
+      body: '',
+      retryAfter: null,
+      error: error instanceof Error ? error.message.slice(0, 500) : 'Refused',
+    };
   }
 
   const finished = new Date();
@@ -60,7 +69,9 @@ export async function attemptDelivery(deliveryId: string, now: Date = new Date()
         : finished.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS
           ? `Every attempt failed for 3 days (since ${failingSince.toISOString()})`
           : null;
-    const delay = disableReason ? null : nextAttemptDelaySeconds(attempts, parseRetryAfter(result.retryAfter, finished));
+    const delay = disableReason
+      ? null
+      : nextAttemptDelaySeconds(attempts, parseRetryAfter(result.retryAfter, finished));
     const nextAttemptAt = delay === null ? null : new Date(finished.getTime() + delay * 1000);
     await tx.webhookDelivery.update({
       where: { id: deliveryId },

@@ -42,12 +42,20 @@ export interface DeliveryPage {
  * fan-out share created_at, the id breaks the tie — so a page costs the same at any depth and a delivery
  * created meanwhile never shifts a page. An unknown or foreign cursor reads the first page.
  */
-export async function listDeliveries(workspaceId: string, endpointId: string, cursor: DeliveryCursor = null, limit = DELIVERIES_PAGE_SIZE): Promise<DeliveryPage> {
+export async function listDeliveries(
+  workspaceId: string,
+  endpointId: string,
+  cursor: DeliveryCursor = null,
+  limit = DELIVERIES_PAGE_SIZE,
+): Promise<DeliveryPage> {
   const scope = { endpointId, endpoint: { workspaceId } };
   const anchorId = cursor ? ('after' in cursor ? cursor.after : cursor.before) : null;
   const anchor =
     anchorId && DELIVERY_ID_PATTERN.test(anchorId)
-      ? await db().webhookDelivery.findFirst({ where: { id: anchorId, ...scope }, select: { id: true, createdAt: true } })
+      ? await db().webhookDelivery.findFirst({
+          where: { id: anchorId, ...scope },
+          select: { id: true, createdAt: true },
+        })
       : null;
   const backwards = anchor !== null && cursor !== null && 'before' in cursor;
   const keyset = !anchor
@@ -65,7 +73,10 @@ export async function listDeliveries(workspaceId: string, endpointId: string, cu
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   if (backwards) page.reverse();
-  const deliveries = page.map(({ event, endpointId: _endpointId, ...row }) => ({ ...row, eventType: event.type as EventType }));
+  const deliveries = page.map(({ event, endpointId: _endpointId, ...row }) => ({
+    ...row,
+    eventType: event.type as EventType,
+  }));
   const first = deliveries[0];
   const last = deliveries.at(-1);
   return {

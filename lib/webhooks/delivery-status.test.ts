@@ -22,7 +22,11 @@ describe('deliveryDisplayStatus', () => {
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const at = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * 3600_000);
-const delivery = (status: HealthDelivery['status'], hoursAgo: number | null, code: number | null = status === 'succeeded' ? 200 : 500): HealthDelivery => ({
+const delivery = (
+  status: HealthDelivery['status'],
+  hoursAgo: number | null,
+  code: number | null = status === 'succeeded' ? 200 : 500,
+): HealthDelivery => ({
   status,
   attempts: hoursAgo === null ? 0 : 1,
   lastStatusCode: hoursAgo === null ? null : code,
@@ -33,7 +37,13 @@ const delivery = (status: HealthDelivery['status'], hoursAgo: number | null, cod
 describe('endpointHealth', () => {
   it('reads the last outcome, the 24 h success count and the failures in a row, by attempt time', () => {
     const health = endpointHealth(
-      [delivery('succeeded', 3), delivery('pending', 1), delivery('failed', 2), delivery('succeeded', 30), delivery('pending', null)],
+      [
+        delivery('succeeded', 3),
+        delivery('pending', 1),
+        delivery('failed', 2),
+        delivery('succeeded', 30),
+        delivery('pending', null),
+      ],
       'enabled',
       NOW,
     );
@@ -44,8 +54,15 @@ describe('endpointHealth', () => {
   });
 
   it('is healthy after a success, says so when nothing was attempted, and disabled wins', () => {
-    expect(endpointHealth([delivery('failed', 5), delivery('succeeded', 1)], 'enabled', NOW)).toMatchObject({ consecutiveFailures: 0, state: 'healthy' });
-    expect(endpointHealth([delivery('pending', null)], 'enabled', NOW)).toMatchObject({ lastAttempt: null, window: { attempted: 0, delivered: 0 }, state: 'no_deliveries' });
+    expect(endpointHealth([delivery('failed', 5), delivery('succeeded', 1)], 'enabled', NOW)).toMatchObject({
+      consecutiveFailures: 0,
+      state: 'healthy',
+    });
+    expect(endpointHealth([delivery('pending', null)], 'enabled', NOW)).toMatchObject({
+      lastAttempt: null,
+      window: { attempted: 0, delivered: 0 },
+      state: 'no_deliveries',
+    });
     expect(endpointHealth([delivery('succeeded', 1)], 'disabled', NOW).state).toBe('disabled');
   });
 });

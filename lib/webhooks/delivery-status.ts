@@ -51,11 +51,19 @@ export const HEALTH_WINDOW_MS = 24 * 3600 * 1000;
  * Health from an endpoint's recent deliveries (any order). Each delivery keeps only its latest attempt, so
  * "consecutive failures" counts deliveries whose latest attempt failed, by attempt time, until one succeeded.
  */
-export function endpointHealth(deliveries: readonly HealthDelivery[], endpointStatus: 'enabled' | 'disabled', now: Date = new Date()): EndpointHealth {
+export function endpointHealth(
+  deliveries: readonly HealthDelivery[],
+  endpointStatus: 'enabled' | 'disabled',
+  now: Date = new Date(),
+): EndpointHealth {
   const attempted = deliveries
-    .filter((delivery): delivery is HealthDelivery & { lastAttemptAt: Date } => delivery.attempts > 0 && delivery.lastAttemptAt !== null)
+    .filter(
+      (delivery): delivery is HealthDelivery & { lastAttemptAt: Date } =>
+        delivery.attempts > 0 && delivery.lastAttemptAt !== null,
+    )
     .sort((a, b) => b.lastAttemptAt.getTime() - a.lastAttemptAt.getTime());
-  const succeeded = (delivery: HealthDelivery) => delivery.status === 'succeeded' || succeededCode(delivery.lastStatusCode);
+  const succeeded = (delivery: HealthDelivery) =>
+    delivery.status === 'succeeded' || succeededCode(delivery.lastStatusCode);
   const latest = attempted[0];
   const since = now.getTime() - HEALTH_WINDOW_MS;
   const inWindow = attempted.filter((delivery) => delivery.lastAttemptAt.getTime() >= since);
@@ -64,9 +72,23 @@ export function endpointHealth(deliveries: readonly HealthDelivery[], endpointSt
     if (succeeded(delivery)) break;
     consecutiveFailures += 1;
   }
-  const state = endpointStatus === 'disabled' ? 'disabled' : !latest ? 'no_deliveries' : consecutiveFailures > 0 ? 'failing' : 'healthy';
+  const state =
+    endpointStatus === 'disabled'
+      ? 'disabled'
+      : !latest
+        ? 'no_deliveries'
+        : consecutiveFailures > 0
+          ? 'failing'
+          : 'healthy';
   return {
-    lastAttempt: latest ? { succeeded: succeeded(latest), statusCode: latest.lastStatusCode, error: latest.lastError, at: latest.lastAttemptAt } : null,
+    lastAttempt: latest
+      ? {
+          succeeded: succeeded(latest),
+          statusCode: latest.lastStatusCode,
+          error: latest.lastError,
+          at: latest.lastAttemptAt,
+        }
+      : null,
     window: { attempted: inWindow.length, delivered: inWindow.filter(succeeded).length },
     consecutiveFailures,
     state,

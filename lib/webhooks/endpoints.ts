@@ -46,11 +46,18 @@ const VIEW_SELECT = {
   createdAt: true,
 } as const;
 
-type ViewRow = { [K in keyof typeof VIEW_SELECT]: unknown } & { eventTypes: string[]; previousSecretExpiresAt: Date | null };
+type ViewRow = { [K in keyof typeof VIEW_SELECT]: unknown } & {
+  eventTypes: string[];
+  previousSecretExpiresAt: Date | null;
+};
 
 function toView(row: ViewRow, now = new Date()): WebhookEndpointView {
   const view = row as unknown as WebhookEndpointView;
-  return { ...view, previousSecretExpiresAt: row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null };
+  return {
+    ...view,
+    previousSecretExpiresAt:
+      row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null,
+  };
 }
 
 function notFound(): never {
@@ -99,7 +106,10 @@ export async function createWebhookEndpoint(
   return { endpoint: toView(row), secret };
 }
 
-export async function listWebhookEndpoints(workspaceId: string, environment?: KeyEnvironment): Promise<WebhookEndpointView[]> {
+export async function listWebhookEndpoints(
+  workspaceId: string,
+  environment?: KeyEnvironment,
+): Promise<WebhookEndpointView[]> {
   const rows = await db().webhookEndpoint.findMany({
     where: { workspaceId, ...(environment ? { environment } : {}) },
     orderBy: { createdAt: 'desc' },
@@ -133,7 +143,10 @@ export async function updateWebhookEndpoint(
       action: 'webhook_endpoint.changed',
       actor,
       target: `webhook endpoint ${current.id}`,
-      details: { ...(url !== undefined ? { url } : {}), ...(parsed.event_types ? { event_types: parsed.event_types } : {}) },
+      details: {
+        ...(url !== undefined ? { url } : {}),
+        ...(parsed.event_types ? { event_types: parsed.event_types } : {}),
+      },
     });
   }, TRANSACTION_OPTIONS);
   return getWebhookEndpoint(workspaceId, id);
@@ -148,7 +161,10 @@ export async function rollWebhookSecret(
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const secret = newSigningSecret();
   const updated = await db().$transaction(async (tx) => {
-    const current = await tx.webhookEndpoint.findFirst({ where: { id: checkedId(id), workspaceId }, select: { secretCiphertext: true } });
+    const current = await tx.webhookEndpoint.findFirst({
+      where: { id: checkedId(id), workspaceId },
+      select: { secretCiphertext: true },
+    });
     if (!current) return null;
     const rolled = await tx.webhookEndpoint.update({
       where: { id },
@@ -159,27 +175,49 @@ export async function rollWebhookSecret(
       },
       select: VIEW_SELECT,
     });
-    await recordAudit(tx, { workspaceId, action: 'webhook_endpoint.secret_rolled', actor, target: `webhook endpoint ${id}` });
+    await recordAudit(tx, {
+      workspaceId,
+      action: 'webhook_endpoint.secret_rolled',
+      actor,
+      target: `webhook endpoint ${id}`,
+    });
     return rolled;
   }, TRANSACTION_OPTIONS);
   return updated ? { endpoint: toView(updated, now), secret } : notFound();
 }
 
 /** Enabling also forgets the failure streak that may have disabled it. */
-export async function setWebhookEndpointEnabled(workspaceId: string, id: string, enabled: boolean, actor: AuditActor = SYSTEM): Promise<WebhookEndpointView> {
+export async function setWebhookEndpointEnabled(
+  workspaceId: string,
+  id: string,
+  enabled: boolean,
+  actor: AuditActor = SYSTEM,
+): Promise<WebhookEndpointView> {
   await db().$transaction(async (tx) => {
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id: checkedId(id), workspaceId },
-      data: enabled ? { status: 'enabled', disabledReason: null, failingSince: null } : { status: 'disabled', disabledReason: 'Disabled in the portal' },
+      data: enabled
+        ? { status: 'enabled', disabledReason: null, failingSince: null }
+        : { status: 'disabled', disabledReason: 'Disabled in the portal' },
     });
     if (count === 0) notFound();
-    await recordAudit(tx, { workspaceId, action: 'webhook_endpoint.changed', actor, target: `webhook endpoint ${id}`, details: { status: enabled ? 'enabled' : 'disabled' } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: 'webhook_endpoint.changed',
+      actor,
+      target: `webhook endpoint ${id}`,
+      details: { status: enabled ? 'enabled' : 'disabled' },
+    });
   }, TRANSACTION_OPTIONS);
   return getWebhookEndpoint(workspaceId, id);
 }
 
 /** Deletes the endpoint and its delivery log. */
-export async function deleteWebhookEndpoint(workspaceId: string, id: string, actor: AuditActor = SYSTEM): Promise<void> {
+export async function deleteWebhookEndpoint(
+  workspaceId: string,
+  id: string,
+  actor: AuditActor = SYSTEM,
+): Promise<void> {
   await db().$transaction(async (tx) => {
     const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: checkedId(id), workspaceId } });
     if (count === 0) notFound();
@@ -190,21 +228,25 @@ export async function deleteWebhookEndpoint(workspaceId: string, id: string, act
 /** Sends a `webhook_endpoint.test` event to this endpoint only (it is also listed by GET /v1/events). */
 export async function sendTestEvent(workspaceId: string, id: string, now = new Date()): Promise<string> {
   const endpoint = await getWebhookEndpoint(workspaceId, id);
-  return db().$transaction((tx) =>
-    recordEvent(tx, {
-      workspaceId,
-      environment: endpoint.environment,
-      type: 'webhook_endpoint.test',
-      snapshot: { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url, description: endpoint.description },
-      targetEndpointId: endpoint.id,
-      at: now,
-    }),
+  return db().$transaction(
+    (tx) =>
+      recordEvent(tx, {
+        workspaceId,
+        environment: endpoint.environment,
+        type: 'webhook_endpoint.test',
+        snapshot: { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url, description: endpoint.description },
+        targetEndpointId: endpoint.id,
+        at: now,
+      }),
     TRANSACTION_OPTIONS,
   );
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous one during a roll. */
-export function signingSecrets(row: { secretCiphertext: string; previousSecretCiphertext: string | null; previousSecretExpiresAt: Date | null }, now: Date): string[] {
+export function signingSecrets(
+  row: { secretCiphertext: string; previousSecretCiphertext: string | null; previousSecretExpiresAt: Date | null },
+  now: Date,
+): string[] {
   const secrets = [openSecret(row.secretCiphertext)];
   if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
     secrets.push(openSecret(row.previousSecretCiphertext));

@@ -20,7 +20,12 @@ export interface AttemptResult {
  * on a kept-alive connection to that address when one is free.
  * Redirects are not followed (a 3xx is a failed attempt); the whole exchange is bounded by the timeout.
  */
-export function postWebhook(url: URL, address: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+export function postWebhook(
+  url: URL,
+  address: { address: string; family: 4 | 6 },
+  headers: Record<string, string>,
+  body: string,
+): Promise<AttemptResult> {
   const started = performance.now();
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -35,7 +40,11 @@ export function postWebhook(url: URL, address: { address: string; family: 4 | 6 
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'crypto-invoicing-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'crypto-invoicing-webhooks/1',
+        },
         // Kept-alive connections, each pinned to the checked address (lib/webhooks/agents.ts).
         agent: agentFor(url, address),
       },
@@ -64,7 +73,12 @@ export function postWebhook(url: URL, address: { address: string; family: 4 | 6 
       finish({ status: null, body: '', retryAfter: null, error: `No response within ${DELIVERY_TIMEOUT_MS / 1000} s` });
     }, DELIVERY_TIMEOUT_MS);
     request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ status: null, body: '', retryAfter: null, error: error.code ? `${error.code}: connection failed` : 'Connection failed' }),
+      finish({
+        status: null,
+        body: '',
+        retryAfter: null,
+        error: error.code ? `${error.code}: connection failed` : 'Connection failed',
+      }),
     );
     request.end(body);
   });

@@ -11,12 +11,20 @@ export function newSigningSecret(): string {
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the secret's bytes (the base64 after whsec_). */
 export function sign(secret: string, id: string, timestamp: number, body: string): string {
-  const keyBytes = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  const keyBytes = Buffer.from(
+    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
+    'base64',
+  );
   return `v1,${createHmac('sha256', keyBytes).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** The three headers of one attempt; several secrets (during a roll) give space-separated signatures. */
-export function webhookHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'webhook-id': id,

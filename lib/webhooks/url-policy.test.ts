@@ -14,7 +14,13 @@ async function refusal(url: string, environment: 'test' | 'live' = 'test'): Prom
 
 describe('webhook URL rules (SSRF)', () => {
   it('refuses loopback, link-local, private and non-public addresses with one generic message', async () => {
-    for (const url of ['http://127.0.0.1/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/hook', 'http://[::ffff:192.168.1.1]/hook']) {
+    for (const url of [
+      'http://127.0.0.1/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.1/hook',
+      'http://[::ffff:192.168.1.1]/hook',
+    ]) {
       expect(await refusal(url), url).toBe(DESTINATION_REFUSED);
     }
   });
@@ -35,11 +41,27 @@ describe('webhook URL rules (SSRF)', () => {
     ]) {
       expect(await refusal(url), url).toBe(DESTINATION_REFUSED);
     }
-    for (const address of ['::7f00:1', '::ffff:0:7f00:1', 'fec0::1', '64:ff9b:1::1', '2002:c0a8:101::1', '::', '::1', 'ff02::1', 'fe80::1%eth0']) {
+    for (const address of [
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      'fec0::1',
+      '64:ff9b:1::1',
+      '2002:c0a8:101::1',
+      '::',
+      '::1',
+      'ff02::1',
+      'fe80::1%eth0',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     // Public ones pass, including IPv4 reached through IPv6 forms when that IPv4 is public.
-    for (const address of ['2606:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:93.184.215.14', '64:ff9b::5db8:d70e', '2002:5db8:d70e::1']) {
+    for (const address of [
+      '2606:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '::ffff:93.184.215.14',
+      '64:ff9b::5db8:d70e',
+      '2002:5db8:d70e::1',
+    ]) {
       expect(isPublicAddress(address), address).toBe(true);
     }
     expect(ipv6Words('::ffff:0:127.0.0.1')).toEqual([0, 0, 0, 0, 0xffff, 0, 0x7f00, 1]);
@@ -53,8 +75,14 @@ describe('webhook URL rules (SSRF)', () => {
       expect(message).toBe(DESTINATION_REFUSED);
       expect(message).not.toMatch(/localhost|127\.0\.0\.1|::1/);
       // The details are in the server log.
-      const logged = log.mock.calls.map((call) => String(call[0])).find((line) => line.includes('webhook_destination_refused'));
-      expect(JSON.parse(logged ?? '{}')).toMatchObject({ host: 'localhost', reason: 'not_public', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+      const logged = log.mock.calls
+        .map((call) => String(call[0]))
+        .find((line) => line.includes('webhook_destination_refused'));
+      expect(JSON.parse(logged ?? '{}')).toMatchObject({
+        host: 'localhost',
+        reason: 'not_public',
+        address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+      });
       expect(await refusal('http://does-not-exist.invalid/hook')).toBe(DESTINATION_REFUSED);
     } finally {
       log.mockRestore();
@@ -75,7 +103,18 @@ describe('webhook URL rules (SSRF)', () => {
   it('classifies addresses', () => {
     expect(isPublicAddress('93.184.215.14')).toBe(true);
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd00::1', '::', '224.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.0.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      'fe80::1',
+      'fd00::1',
+      '::',
+      '224.0.0.1',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
   });

@@ -88,10 +88,14 @@ function refuse(message: string): never {
  * details go to the server log only.
  */
 export const DESTINATION_REFUSED =
-  'The URL\'s host is not a public address (or could not be resolved). Webhooks go to public addresses only; ' +
+  "The URL's host is not a public address (or could not be resolved). Webhooks go to public addresses only; " +
   'an operator can set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (npm run dev does) to deliver to a local receiver.';
 
-function refuseDestination(details: { host: string; address?: string; reason: 'unresolvable' | 'no_address' | 'not_public' }): never {
+function refuseDestination(details: {
+  host: string;
+  address?: string;
+  reason: 'unresolvable' | 'no_address' | 'not_public';
+}): never {
   console.error(JSON.stringify({ level: 'warn', event: 'webhook_destination_refused', ...details }));
   refuse(DESTINATION_REFUSED);
 }
@@ -105,7 +109,8 @@ export function checkUrlSyntax(raw: string, environment: KeyEnvironment): URL {
   } catch {
     refuse('Enter an absolute URL such as https://example.com/webhooks');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('The URL must start with https:// (or http:// for test endpoints)');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    refuse('The URL must start with https:// (or http:// for test endpoints)');
   if (environment === 'live' && url.protocol !== 'https:') refuse('Live endpoints must use https://');
   if (url.username || url.password) refuse('The URL must not contain a user name or password');
   if (url.hash) refuse('The URL must not contain a #fragment');
@@ -121,7 +126,10 @@ function hostOf(url: URL): string {
  * Resolves the URL's host and checks every address; returns the address to connect to. Refuses with one
  * generic message (DESTINATION_REFUSED); which address it was is logged on the server.
  */
-export async function resolveDestination(url: URL, allowPrivate: boolean = env().WEBHOOK_ALLOW_PRIVATE_NETWORKS): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveDestination(
+  url: URL,
+  allowPrivate: boolean = env().WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostOf(url);
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
@@ -143,7 +151,11 @@ export async function resolveDestination(url: URL, allowPrivate: boolean = env()
 }
 
 /** The full check made when an endpoint is saved. */
-export async function checkEndpointUrl(raw: string, environment: KeyEnvironment, allowPrivate?: boolean): Promise<string> {
+export async function checkEndpointUrl(
+  raw: string,
+  environment: KeyEnvironment,
+  allowPrivate?: boolean,
+): Promise<string> {
   const url = checkUrlSyntax(raw, environment);
   await resolveDestination(url, allowPrivate);
   return url.toString();

@@ -7,7 +7,8 @@ import { db, TRANSACTION_OPTIONS } from '../db';
  * jobs run again now. One statement per beat, so a busy process still beats on time.
  */
 export async function beat(processId: string, workerIds: readonly string[], now: Date = new Date()): Promise<void> {
-  await db().$executeRaw`INSERT INTO worker_heartbeats (process_id, worker_ids, seen_at) VALUES (${processId}, ${[...workerIds]}::text[], ${now})
+  await db()
+    .$executeRaw`INSERT INTO worker_heartbeats (process_id, worker_ids, seen_at) VALUES (${processId}, ${[...workerIds]}::text[], ${now})
     ON CONFLICT (process_id) DO UPDATE SET worker_ids = EXCLUDED.worker_ids, seen_at = EXCLUDED.seen_at`;
 }
 
@@ -32,7 +33,8 @@ export async function forget(processId: string): Promise<void> {
 export async function releaseOwnJobs(processId: string, workerIds: readonly string[]): Promise<void> {
   await db().$transaction(
     async (tx) => {
-      if (workerIds.length > 0) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`;
+      if (workerIds.length > 0)
+        await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`;
       await tx.$executeRaw`DELETE FROM worker_heartbeats WHERE process_id = ${processId}`;
     },
     { maxWait: 2000, timeout: 5000 },

@@ -27,7 +27,11 @@ const announceExpired: Task = async (_payload, helpers) => {
 };
 
 export function scheduleExpirySweep(addJob: Parameters<Task>[1]['addJob'], inSeconds: number) {
-  return addJob('announce_expired_invoices', {}, { jobKey: EXPIRY_JOB_KEY, jobKeyMode: 'preserve_run_at', runAt: new Date(Date.now() + inSeconds * 1000) });
+  return addJob(
+    'announce_expired_invoices',
+    {},
+    { jobKey: EXPIRY_JOB_KEY, jobKeyMode: 'preserve_run_at', runAt: new Date(Date.now() + inSeconds * 1000) },
+  );
 }
 
 const prune: Task = async () => {

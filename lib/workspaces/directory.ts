@@ -27,7 +27,10 @@ export async function listUsers(): Promise<UserListing[]> {
       id: true,
       email: true,
       createdAt: true,
-      memberships: { orderBy: { createdAt: 'asc' }, select: { role: true, workspace: { select: { id: true, name: true } } } },
+      memberships: {
+        orderBy: { createdAt: 'asc' },
+        select: { role: true, workspace: { select: { id: true, name: true } } },
+      },
     },
   });
   return users.map(({ memberships, ...user }) => ({

@@ -34,7 +34,10 @@ export function tolerancePercentSql(invoice: string): string {
 }
 
 export async function paymentTolerancePercent(workspaceId: string): Promise<string> {
-  const row = await db().workspace.findUnique({ where: { id: workspaceId }, select: { paymentTolerancePercent: true } });
+  const row = await db().workspace.findUnique({
+    where: { id: workspaceId },
+    select: { paymentTolerancePercent: true },
+  });
   return row ? formatAmount(row.paymentTolerancePercent) : '0';
 }
 
@@ -43,16 +46,33 @@ export async function paymentTolerancePercent(workspaceId: string): Promise<stri
  * user's change needs a step-up (lib/auth/step-up.ts) like a wallet change; the change and its audit row
  * commit together.
  */
-export async function setPaymentTolerancePercent(workspaceId: string, input: string, actor: AuditActor = SYSTEM): Promise<string> {
+export async function setPaymentTolerancePercent(
+  workspaceId: string,
+  input: string,
+  actor: AuditActor = SYSTEM,
+): Promise<string> {
   const percent = PaymentTolerancePercent.parse(input);
   return db().$transaction(async (tx) => {
     const proof = await requireStepUp(tx, actor);
-    const previous = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { paymentTolerancePercent: true } });
-    const saved = await tx.workspace.update({ where: { id: workspaceId }, data: { paymentTolerancePercent: percent }, select: { paymentTolerancePercent: true } });
+    const previous = await tx.workspace.findUnique({
+      where: { id: workspaceId },
+      select: { paymentTolerancePercent: true },
+    });
+    const saved = await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { paymentTolerancePercent: percent },
+      select: { paymentTolerancePercent: true },
+    });
     const from = previous ? formatAmount(previous.paymentTolerancePercent) : null;
     const to = formatAmount(saved.paymentTolerancePercent);
     if (from !== to) {
-      await recordAudit(tx, { workspaceId, action: 'workspace.payment_tolerance_changed', actor, target: 'payment tolerance', details: { from_percent: from, to_percent: to, ...stepUpDetail(proof) } });
+      await recordAudit(tx, {
+        workspaceId,
+        action: 'workspace.payment_tolerance_changed',
+        actor,
+        target: 'payment tolerance',
+        details: { from_percent: from, to_percent: to, ...stepUpDetail(proof) },
+      });
     }
     return to;
   });

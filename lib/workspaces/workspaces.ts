@@ -22,7 +22,9 @@ export interface WorkspaceView {
 }
 
 /** Creates a user, their first workspace and the owner membership in one transaction. */
-export async function createUserWithWorkspace(input: SignUpInput): Promise<{ user: { id: string; email: string }; workspace: WorkspaceView }> {
+export async function createUserWithWorkspace(
+  input: SignUpInput,
+): Promise<{ user: { id: string; email: string }; workspace: WorkspaceView }> {
   const parsed = SignUpInput.parse(input);
   const passwordHash = await hashPassword(parsed.password);
   const userId = newId('user');
@@ -45,7 +47,9 @@ export async function createUserWithWorkspace(input: SignUpInput): Promise<{ use
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002';
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002'
+  );
 }
 
 export async function getWorkspace(workspaceId: string): Promise<WorkspaceView> {
@@ -57,9 +61,14 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceView> 
   return workspace;
 }
 
-export async function setWorkspacePlan(workspaceId: string, plan: PlanName, actor: AuditActor = SYSTEM): Promise<WorkspaceView> {
+export async function setWorkspacePlan(
+  workspaceId: string,
+  plan: PlanName,
+  actor: AuditActor = SYSTEM,
+): Promise<WorkspaceView> {
   const plans: readonly string[] = PLAN_NAMES;
-  if (!plans.includes(plan)) throw new AppError('validation_failed', `Unknown plan ${plan}; expected one of ${PLAN_NAMES.join(', ')}`);
+  if (!plans.includes(plan))
+    throw new AppError('validation_failed', `Unknown plan ${plan}; expected one of ${PLAN_NAMES.join(', ')}`);
   const before = await getWorkspace(workspaceId);
   return db().$transaction(async (tx) => {
     const updated = await tx.workspace.update({
@@ -67,7 +76,13 @@ export async function setWorkspacePlan(workspaceId: string, plan: PlanName, acto
       data: { plan },
       select: { id: true, name: true, plan: true, createdAt: true },
     });
-    await recordAudit(tx, { workspaceId, action: 'plan.changed', actor, target: `workspace ${workspaceId}`, details: { from: before.plan, to: plan } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: 'plan.changed',
+      actor,
+      target: `workspace ${workspaceId}`,
+      details: { from: before.plan, to: plan },
+    });
     return updated;
   });
 }
@@ -76,9 +91,16 @@ export async function setWorkspacePlan(workspaceId: string, plan: PlanName, acto
  * A workspace owner's plan change from the portal: only the self-serve plans (SELF_SERVE_PLANS). Any other plan
  * is the operator's to set (`npm run admin -- plan:set`), whatever the form says; the refusal changes nothing.
  */
-export async function chooseSelfServePlan(workspaceId: string, plan: PlanName, actor: AuditActor): Promise<WorkspaceView> {
+export async function chooseSelfServePlan(
+  workspaceId: string,
+  plan: PlanName,
+  actor: AuditActor,
+): Promise<WorkspaceView> {
   if (!isSelfServePlan(plan)) {
-    throw new AppError('plan_not_self_serve', `The ${plan} plan is set by the operator, not from the portal. Ask your operator to switch this workspace (workspace id ${workspaceId}).`);
+    throw new AppError(
+      'plan_not_self_serve',
+      `The ${plan} plan is set by the operator, not from the portal. Ask your operator to switch this workspace (workspace id ${workspaceId}).`,
+    );
   }
   return setWorkspacePlan(workspaceId, plan, actor);
 }

@@ -6,7 +6,15 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXAMPLE_XPUB, FUNDED_WALLET, mineBlocks, parseBip21, reorgBlocks, sendBitcoin, startBitcoinNode } from './bitcoin-node';
+import {
+  EXAMPLE_XPUB,
+  FUNDED_WALLET,
+  mineBlocks,
+  parseBip21,
+  reorgBlocks,
+  sendBitcoin,
+  startBitcoinNode,
+} from './bitcoin-node';
 
 const STATE_FILE = path.resolve(import.meta.dirname, '../../.data/bitcoin-regtest.json');
 
@@ -34,14 +42,30 @@ async function start(values: { port?: string; json?: boolean }) {
   process.on('SIGTERM', stop);
   const settings = { RPC_URL_BITCOIN: node.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: '2' };
   if (values.json) {
-    console.log(JSON.stringify({ rpc_url: node.rpcUrl, network: 'bitcoin', chain: 'regtest', funded_wallet: FUNDED_WALLET, example_xpub: EXAMPLE_XPUB }));
+    console.log(
+      JSON.stringify({
+        rpc_url: node.rpcUrl,
+        network: 'bitcoin',
+        chain: 'regtest',
+        funded_wallet: FUNDED_WALLET,
+        example_xpub: EXAMPLE_XPUB,
+      }),
+    );
     return;
   }
   console.log(`Local Bitcoin regtest node (bcoin) with a Bitcoin Core-compatible RPC on ${node.rpcUrl}`);
-  console.log(`Funded development key (publicly known, local use only): ${FUNDED_WALLET.address} ${FUNDED_WALLET.private_key_wif}`);
+  console.log(
+    `Funded development key (publicly known, local use only): ${FUNDED_WALLET.address} ${FUNDED_WALLET.private_key_wif}`,
+  );
   console.log('\nStart the app with these settings (another terminal):\n');
-  console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}='${v}'`).join(' \\\n  ')} \\\n  npm start`);
-  console.log(`\nIn the portal's Wallets page, set the Bitcoin wallet to this example key (local use only):\n  ${EXAMPLE_XPUB}`);
+  console.log(
+    `  ${Object.entries(settings)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(' \\\n  ')} \\\n  npm start`,
+  );
+  console.log(
+    `\nIn the portal's Wallets page, set the Bitcoin wallet to this example key (local use only):\n  ${EXAMPLE_XPUB}`,
+  );
   console.log('\nThen pay a live BTC invoice:  npm run chain -- --network bitcoin pay "<payment_uri>"');
   console.log('Confirm it:                   npm run chain -- --network bitcoin mine 2');
   console.log('Undo the last block:          npm run chain -- --network bitcoin reorg 1');
@@ -67,7 +91,12 @@ export async function bitcoinCli(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { network: { type: 'string' }, port: { type: 'string' }, rpc: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      network: { type: 'string' },
+      port: { type: 'string' },
+      rpc: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   const [command, argument] = positionals;
   const json = values.json ?? false;
@@ -83,15 +112,29 @@ export async function bitcoinCli(argv: string[]) {
         fail((error as Error).message);
       }
       const txid = await sendBitcoin(rpcUrl(values.rpc), [output]);
-      return print(json, { txid, address: output.address, amount: output.amount }, `paid: ${output.amount} BTC to ${output.address} in tx ${txid} (in the mempool: mine blocks to confirm it)`);
+      return print(
+        json,
+        { txid, address: output.address, amount: output.amount },
+        `paid: ${output.amount} BTC to ${output.address} in tx ${txid} (in the mempool: mine blocks to confirm it)`,
+      );
     }
     case 'mine': {
-      const height = await mineBlocks(rpcUrl(values.rpc), count(argument, 'usage: npm run chain -- --network bitcoin mine N'));
+      const height = await mineBlocks(
+        rpcUrl(values.rpc),
+        count(argument, 'usage: npm run chain -- --network bitcoin mine N'),
+      );
       return print(json, { height }, `mined: the chain is now ${height} blocks high`);
     }
     case 'reorg': {
-      const height = await reorgBlocks(rpcUrl(values.rpc), count(argument, 'usage: npm run chain -- --network bitcoin reorg N'));
-      return print(json, { height }, `reorganised: the last blocks were invalidated, the chain is now ${height} blocks high (their transactions are back in the mempool)`);
+      const height = await reorgBlocks(
+        rpcUrl(values.rpc),
+        count(argument, 'usage: npm run chain -- --network bitcoin reorg N'),
+      );
+      return print(
+        json,
+        { height },
+        `reorganised: the last blocks were invalidated, the chain is now ${height} blocks high (their transactions are back in the mempool)`,
+      );
     }
     default:
       fail(`unknown command ${command}: pay, mine or reorg`);

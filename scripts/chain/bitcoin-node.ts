@@ -40,9 +40,10 @@ export const FUNDED_WALLET = {
  * An example merchant wallet for local use (a publicly known seed: never receive real funds with it): its
  * account key m/84'/1'/0' as a vpub, what the portal's Wallets page takes on regtest.
  */
-const EXAMPLE_ACCOUNT = HDKey.fromMasterSeed(hex.decode('000102030405060708090a0b0c0d0e0f'), { private: 0x045f18bc, public: 0x045f1cf6 }).derive(
-  "m/84'/1'/0'",
-);
+const EXAMPLE_ACCOUNT = HDKey.fromMasterSeed(hex.decode('000102030405060708090a0b0c0d0e0f'), {
+  private: 0x045f18bc,
+  public: 0x045f1cf6,
+}).derive("m/84'/1'/0'");
 export const EXAMPLE_XPUB = EXAMPLE_ACCOUNT.publicExtendedKey;
 
 function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
@@ -76,7 +77,10 @@ export interface BitcoinNode {
 async function bcoinCall(url: string, apiKey: string, method: string, params: unknown[]): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`x:${apiKey}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`x:${apiKey}`).toString('base64')}`,
+    },
     body: JSON.stringify({ method, params, id: 1 }),
   });
   const body = (await response.json()) as { result: unknown; error: { message: string; code: number } | null };
@@ -91,7 +95,8 @@ async function bcoinCall(url: string, apiKey: string, method: string, params: un
  */
 function toBcoinParams(method: string, params: unknown[]): unknown[] {
   if (method === 'getblock') {
-    const verbosity = params[1] === undefined ? 1 : Number(params[1] === true ? 1 : params[1] === false ? 0 : params[1]);
+    const verbosity =
+      params[1] === undefined ? 1 : Number(params[1] === true ? 1 : params[1] === false ? 0 : params[1]);
     return [params[0], verbosity >= 1, verbosity >= 2];
   }
   if (method === 'getrawtransaction' && params.length > 1) return [params[0], Boolean(params[1])];
@@ -106,14 +111,20 @@ function toBcoinParams(method: string, params: unknown[]): unknown[] {
  * the mempool). The adapter reads those blocks first and sends their transactions back afterwards; what was only
  * in the mempool is lost (which the tests use to model a payment that is dropped before it confirms).
  */
-async function invalidateLikeCore(call: (method: string, params: unknown[]) => Promise<unknown>, hash: string): Promise<null> {
+async function invalidateLikeCore(
+  call: (method: string, params: unknown[]) => Promise<unknown>,
+  hash: string,
+): Promise<null> {
   const tip = (await call('getblockchaininfo', [])) as { blocks: number };
   const target = (await call('getblock', [hash, 1])) as { height: number };
   const disconnected: string[] = [];
   for (let height = target.height; height <= tip.blocks; height++) {
     const blockHash = await call('getblockhash', [height]);
-    const raw = (await call('getblock', [blockHash, 2])) as { tx: Array<{ txid: string; vin: Array<{ coinbase?: string }> }> };
-    for (const tx of raw.tx) if (!tx.vin[0]?.coinbase) disconnected.push((await call('getrawtransaction', [tx.txid, false])) as string);
+    const raw = (await call('getblock', [blockHash, 2])) as {
+      tx: Array<{ txid: string; vin: Array<{ coinbase?: string }> }>;
+    };
+    for (const tx of raw.tx)
+      if (!tx.vin[0]?.coinbase) disconnected.push((await call('getrawtransaction', [tx.txid, false])) as string);
   }
   await call('invalidateblock', [hash]);
   // In block order, so parents come before children; coinbase spends no longer mature are refused (Core drops them too).
@@ -125,20 +136,43 @@ async function invalidateLikeCore(call: (method: string, params: unknown[]) => P
  * `sendrawtransaction` as Core answers it: once the transaction is in the mempool, or with an error. bcoin answers
  * the txid at once, adds the transaction in the background and only logs a rejection.
  */
-async function sendLikeCore(call: (method: string, params: unknown[]) => Promise<unknown>, params: unknown[]): Promise<unknown> {
+async function sendLikeCore(
+  call: (method: string, params: unknown[]) => Promise<unknown>,
+  params: unknown[],
+): Promise<unknown> {
   const txid = await call('sendrawtransaction', params);
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline) {
-    if (await call('getmempoolentry', [txid]).then(() => true, () => false)) return txid;
+    if (
+      await call('getmempoolentry', [txid]).then(
+        () => true,
+        () => false,
+      )
+    )
+      return txid;
     // Already mined (a block was made meanwhile) also counts as accepted.
-    if (await call('getrawtransaction', [txid, true]).then((tx) => Boolean((tx as { blockhash?: string }).blockhash), () => false)) return txid;
+    if (
+      await call('getrawtransaction', [txid, true]).then(
+        (tx) => Boolean((tx as { blockhash?: string }).blockhash),
+        () => false,
+      )
+    )
+      return txid;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw Object.assign(new Error('transaction rejected by the node (not in its mempool; see the node log)'), { code: -26 });
+  throw Object.assign(new Error('transaction rejected by the node (not in its mempool; see the node log)'), {
+    code: -26,
+  });
 }
 
-function startAdapter(host: string, port: number, target: { url: string; apiKey: string }, credentials: string): Promise<http.Server> {
-  const call = (method: string, params: unknown[]) => bcoinCall(target.url, target.apiKey, method, toBcoinParams(method, params));
+function startAdapter(
+  host: string,
+  port: number,
+  target: { url: string; apiKey: string },
+  credentials: string,
+): Promise<http.Server> {
+  const call = (method: string, params: unknown[]) =>
+    bcoinCall(target.url, target.apiKey, method, toBcoinParams(method, params));
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -147,7 +181,8 @@ function startAdapter(host: string, port: number, target: { url: string; apiKey:
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
-      if (request.headers.authorization !== `Basic ${Buffer.from(credentials).toString('base64')}`) return reply(401, { error: 'unauthorized' });
+      if (request.headers.authorization !== `Basic ${Buffer.from(credentials).toString('base64')}`)
+        return reply(401, { error: 'unauthorized' });
       let payload: unknown;
       try {
         payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -199,7 +234,12 @@ async function waitForNode(url: string, apiKey: string, child: ChildProcess, tim
 /** Starts bcoin on regtest (in memory), the Core-compatible adapter in front of it, and mines the funded coins. */
 export async function startBitcoinNode(options: BitcoinNodeOptions = {}): Promise<BitcoinNode> {
   const host = options.host ?? '127.0.0.1';
-  const [httpPort, walletPort, p2pPort, peerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [httpPort, walletPort, p2pPort, peerPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const apiKey = randomBytes(16).toString('hex');
   const child = spawn(
     process.execPath,
@@ -250,7 +290,8 @@ export async function startBitcoinNode(options: BitcoinNodeOptions = {}): Promis
 export async function mineBlocks(rpcUrl: string, count: number): Promise<number> {
   const rpc = new BitcoinRpc([rpcUrl]);
   // bcoin mines a block in a few ms; in slices so one call never runs long.
-  for (let left = count; left > 0; left -= 50) await rpc.call('generatetoaddress', [Math.min(50, left), FUNDED_WALLET.address]);
+  for (let left = count; left > 0; left -= 50)
+    await rpc.call('generatetoaddress', [Math.min(50, left), FUNDED_WALLET.address]);
   return ((await rpc.call('getblockchaininfo', [])) as { blocks: number }).blocks;
 }
 
@@ -273,9 +314,16 @@ async function spendableCoinbase(rpc: BitcoinRpc): Promise<{ txid: string; value
     const block = (await rpc.call('getblock', [await rpc.call('getblockhash', [h]), 1])) as { tx: string[] };
     const txid = block.tx[0]!;
     if (spent.has(txid)) continue;
-    const out = (await rpc.call('gettxout', [txid, 0, true])) as { value: string; scriptPubKey: { hex: string } } | null;
+    const out = (await rpc.call('gettxout', [txid, 0, true])) as {
+      value: string;
+      scriptPubKey: { hex: string };
+    } | null;
     if (!out || out.scriptPubKey.hex !== hex.encode(funded.script)) continue;
-    return { txid, value: toBaseUnits(out.value, 8), raw: (await rpc.call('getrawtransaction', [txid, false])) as string };
+    return {
+      txid,
+      value: toBaseUnits(out.value, 8),
+      raw: (await rpc.call('getrawtransaction', [txid, false])) as string,
+    };
   }
   throw new Error('no mature coins left: mine more blocks (npm run chain -- --network bitcoin mine 100)');
 }
@@ -304,7 +352,8 @@ export async function sendBitcoin(rpcUrl: string, outputs: BitcoinOutput[]): Pro
   }
   // 10 sat/vB on a generous size estimate: well above bcoin's minimum relay fee.
   const fee = BigInt(200 + 45 * outputs.length) * 10n;
-  if (coin.value < total + fee) throw new Error(`one payment can send at most ${fromBaseUnits(coin.value - fee, 8)} BTC`);
+  if (coin.value < total + fee)
+    throw new Error(`one payment can send at most ${fromBaseUnits(coin.value - fee, 8)} BTC`);
   const change = coin.value - total - fee;
   if (change > 1000n) tx.addOutput({ script: funded.script, amount: change });
   tx.sign(FUNDED_PRIVATE_KEY);

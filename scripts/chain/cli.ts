@@ -60,20 +60,34 @@ async function start(argv: string[]) {
     );
   } else {
     const settings = { ...chainSettings(chain, network), [`CONFIRMATIONS_${network.toUpperCase()}`]: '3' };
-    console.log(`Local ${network} chain (chain id ${chain.chainId}) on ${chain.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`);
-    console.log(`Mock USDT ${chain.tokens.USDT} and USDC ${chain.tokens.USDC} (6 decimals), minted to ${chain.funded.address}.`);
+    console.log(
+      `Local ${network} chain (chain id ${chain.chainId}) on ${chain.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`,
+    );
+    console.log(
+      `Mock USDT ${chain.tokens.USDT} and USDC ${chain.tokens.USDC} (6 decimals), minted to ${chain.funded.address}.`,
+    );
     console.log(`Mock Chainlink price feeds (8 decimals; change one with ${setRateHint(chain.rpcUrl)}):`);
     console.log(describeRateFeeds(chain.feeds).join('\n'));
     console.log('\nStart the app with these settings (another terminal):\n');
-    console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' \\\n  ')} \\\n  npm start`);
+    console.log(
+      `  ${Object.entries(settings)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' \\\n  ')} \\\n  npm start`,
+    );
     console.log(`\nThen pay a live invoice:  ${payHint('evm', chain.rpcUrl)}`);
-    console.log(`Funded development account (publicly known key, local use only): ${chain.funded.address} ${chain.funded.privateKey}`);
+    console.log(
+      `Funded development account (publicly known key, local use only): ${chain.funded.address} ${chain.funded.privateKey}`,
+    );
     console.log('\nCtrl-C stops the chain (its state is not kept).');
   }
 }
 
 async function pay(argv: string[]) {
-  const { values, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: DEFAULT_EVM_RPC } }, { allowPositionals: true });
+  const { values, positionals } = parseCliArgs(
+    argv,
+    { rpc: { type: 'string', default: DEFAULT_EVM_RPC } },
+    { allowPositionals: true },
+  );
   const rpc = String(values.rpc);
   const uri = positionals[0];
   if (!uri) fail('usage: npm run chain -- pay <payment_uri> [--rpc URL]');
@@ -84,11 +98,21 @@ async function pay(argv: string[]) {
     fail((error as Error).message);
   }
   const client = createPublicClient({ transport: http(rpc) });
-  const reported = await client.getChainId().catch(() => fail(`no node answers on ${rpc}: start it with npm run chain (on another port: --rpc http://127.0.0.1:<port>)`));
+  const reported = await client
+    .getChainId()
+    .catch(() =>
+      fail(`no node answers on ${rpc}: start it with npm run chain (on another port: --rpc http://127.0.0.1:<port>)`),
+    );
   if (reported !== parsed.chainId) {
-    fail(`the URI is for chain ${parsed.chainId} but ${rpc} is chain ${reported} (start the app with CHAIN_ID_<NETWORK>=${LOCAL_CHAIN_ID})`);
+    fail(
+      `the URI is for chain ${parsed.chainId} but ${rpc} is chain ${reported} (start the app with CHAIN_ID_<NETWORK>=${LOCAL_CHAIN_ID})`,
+    );
   }
-  const hash = await sendPayment(rpc, { token: parsed.token ? getAddress(parsed.token) : null, to: getAddress(parsed.to), units: parsed.units });
+  const hash = await sendPayment(rpc, {
+    token: parsed.token ? getAddress(parsed.token) : null,
+    to: getAddress(parsed.to),
+    units: parsed.units,
+  });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   console.log(`paid: tx ${hash} in block ${receipt.blockNumber} (${receipt.status})`);
 }
@@ -111,8 +135,14 @@ async function main() {
     return;
   }
   // Bitcoin is its own tool (a bcoin regtest node): scripts/chain/bitcoin-cli.ts.
-  if (argv.some((arg, i) => arg === '--network=bitcoin' || (arg === '--network' && argv[i + 1] === 'bitcoin'))) return bitcoinCli(argv);
-  if (command !== undefined && !command.startsWith('-') && !['pay', 'receiver', 'set-rate'].includes(command) && !isTronInvocation(argv)) {
+  if (argv.some((arg, i) => arg === '--network=bitcoin' || (arg === '--network' && argv[i + 1] === 'bitcoin')))
+    return bitcoinCli(argv);
+  if (
+    command !== undefined &&
+    !command.startsWith('-') &&
+    !['pay', 'receiver', 'set-rate'].includes(command) &&
+    !isTronInvocation(argv)
+  ) {
     const suggestion = closestName(command, ['pay', 'receiver', 'set-rate']);
     throw new UsageError(`unknown command ${command}${suggestion ? `: did you mean ${suggestion}?` : ''}`);
   }

@@ -15,7 +15,11 @@ interface MockContract {
   fixture: string;
 }
 
-const MOCK_TOKEN: MockContract = { name: 'MockToken', source: path.join(ROOT, 'contracts/MockToken.sol'), fixture: path.join(ROOT, 'lib/chain/fixtures/mock-token.json') };
+const MOCK_TOKEN: MockContract = {
+  name: 'MockToken',
+  source: path.join(ROOT, 'contracts/MockToken.sol'),
+  fixture: path.join(ROOT, 'lib/chain/fixtures/mock-token.json'),
+};
 const MOCK_AGGREGATOR: MockContract = {
   name: 'MockAggregator',
   source: path.join(ROOT, 'contracts/MockAggregator.sol'),
@@ -51,7 +55,10 @@ function compile(contract: MockContract): ContractFixture {
   const input = {
     language: 'Solidity',
     sources: { [file]: { content: source } },
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>;

@@ -14,9 +14,18 @@ const HARDHAT_CLI = path.join(ROOT, 'node_modules/hardhat/internal/cli/cli.js');
 
 /** Hardhat's publicly known development accounts (never use them on a real chain). */
 export const DEV_ACCOUNTS = [
-  { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
-  { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
-  { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' },
+  {
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  },
+  {
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  },
+  {
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  },
 ] as const satisfies ReadonlyArray<{ address: Address; privateKey: Hex }>;
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -44,7 +53,11 @@ export interface LocalChain {
 }
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
@@ -70,7 +83,12 @@ export async function deployMockToken(rpcUrl: string, name: string, symbol: stri
   const account = privateKeyToAccount(DEV_ACCOUNTS[0].privateKey);
   const wallet = createWalletClient({ account, transport: http(rpcUrl) });
   const client = createPublicClient({ transport: http(rpcUrl) });
-  const hash = await wallet.deployContract({ abi: fixture.abi as Abi, bytecode: fixture.bytecode, args: [name, symbol, SUPPLY], chain: null });
+  const hash = await wallet.deployContract({
+    abi: fixture.abi as Abi,
+    bytecode: fixture.bytecode,
+    args: [name, symbol, SUPPLY],
+    chain: null,
+  });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (!receipt.contractAddress) throw new Error(`deploying ${symbol} failed`);
   return getAddress(receipt.contractAddress);
@@ -91,12 +109,25 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     `module.exports = { paths: { root: ${JSON.stringify(dir)}, sources: 'contracts', cache: 'cache', artifacts: 'artifacts' },
       networks: { hardhat: { chainId: ${LOCAL_CHAIN_ID}, mining: { auto: true, interval: ${interval > 0 ? interval : 0} } } } };\n`,
   );
-  const child = spawn(process.execPath, [HARDHAT_CLI, 'node', '--hostname', host, '--port', String(options.port), '--config', path.join(dir, 'hardhat.config.cjs')], {
-    // Hardhat refuses to run unless it is installed where it runs (HH12): run from the project.
-    cwd: ROOT,
-    stdio: options.stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : 'ignore',
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      HARDHAT_CLI,
+      'node',
+      '--hostname',
+      host,
+      '--port',
+      String(options.port),
+      '--config',
+      path.join(dir, 'hardhat.config.cjs'),
+    ],
+    {
+      // Hardhat refuses to run unless it is installed where it runs (HH12): run from the project.
+      cwd: ROOT,
+      stdio: options.stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : 'ignore',
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
+    },
+  );
   const rpcUrl = `http://${host}:${options.port}`;
   const stop = async () => {
     if (child.exitCode === null) {
@@ -155,7 +186,13 @@ export async function sendPayment(
   const account = privateKeyToAccount(from.privateKey);
   const wallet = createWalletClient({ account, transport: http(rpcUrl) });
   const hash = payment.token
-    ? await wallet.writeContract({ address: payment.token, abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [payment.to, payment.units], chain: null })
+    ? await wallet.writeContract({
+        address: payment.token,
+        abi: ERC20_TRANSFER_ABI,
+        functionName: 'transfer',
+        args: [payment.to, payment.units],
+        chain: null,
+      })
     : await wallet.sendTransaction({ to: payment.to, value: payment.units, chain: null });
   return hash;
 }

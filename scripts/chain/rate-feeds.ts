@@ -1,7 +1,15 @@
 // Chainlink-compatible mock price feeds for the local chain (contracts/MockAggregator.sol, 8 decimals like
 // Chainlink's USD feeds): deployed by startLocalChain, printed by `npm run chain`, changed with
 // `npm run chain -- set-rate ETH/USD 2500.12`.
-import { createPublicClient, createWalletClient, getAddress, getContractAddress, http, type Abi, type Address } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  getContractAddress,
+  http,
+  type Abi,
+  type Address,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseDecimal, pow10 } from '../../lib/rates/decimal';
 import { FEEDS, feedSettingName, type Feed } from '../../lib/rates/feeds';
@@ -25,7 +33,10 @@ export function feedAnswer(value: string): bigint {
 
 function clients(rpcUrl: string) {
   const account = privateKeyToAccount(DEPLOYER);
-  return { wallet: createWalletClient({ account, transport: http(rpcUrl) }), client: createPublicClient({ transport: http(rpcUrl) }) };
+  return {
+    wallet: createWalletClient({ account, transport: http(rpcUrl) }),
+    client: createPublicClient({ transport: http(rpcUrl) }),
+  };
 }
 
 /** Deploys one mock feed per pair from account 0, at the documented answers; resolves once all are mined. */
@@ -52,12 +63,26 @@ export function rateFeedSettings(feeds: RateFeeds): Record<string, string> {
   return Object.fromEntries(FEEDS.map((feed) => [feedSettingName(feed), feeds[feed]]));
 }
 
-const SET_ANSWER_ABI = [{ type: 'function', name: 'setAnswer', stateMutability: 'nonpayable', inputs: [{ name: 'answer', type: 'int256' }], outputs: [] }] as const;
+const SET_ANSWER_ABI = [
+  {
+    type: 'function',
+    name: 'setAnswer',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'answer', type: 'int256' }],
+    outputs: [],
+  },
+] as const;
 
 /** Starts a new round at `answer` (a decimal, e.g. "2500.12") on a mock feed; resolves once mined. */
 export async function setFeedAnswer(rpcUrl: string, address: Address, answer: string): Promise<bigint> {
   const { wallet, client } = clients(rpcUrl);
-  const hash = await wallet.writeContract({ address, abi: SET_ANSWER_ABI, functionName: 'setAnswer', args: [feedAnswer(answer)], chain: null });
+  const hash = await wallet.writeContract({
+    address,
+    abi: SET_ANSWER_ABI,
+    functionName: 'setAnswer',
+    args: [feedAnswer(answer)],
+    chain: null,
+  });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success') throw new Error(`setAnswer reverted (is ${address} a mock feed?)`);
   return receipt.blockNumber;
@@ -67,7 +92,9 @@ export function isFeed(value: string): value is Feed {
   return (FEEDS as readonly string[]).includes(value);
 }
 
-const DESCRIPTION_ABI = [{ type: 'function', name: 'description', stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] }] as const;
+const DESCRIPTION_ABI = [
+  { type: 'function', name: 'description', stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] },
+] as const;
 const SCAN_LIMIT = 64;
 
 /**
@@ -81,7 +108,9 @@ export async function findRateFeed(rpcUrl: string, feed: Feed): Promise<Address 
   const wanted = `${feed.replace('/', ' / ')} (local mock)`;
   for (let i = 0; i < Math.min(nonce, SCAN_LIMIT); i++) {
     const address = getContractAddress({ from: deployer, nonce: BigInt(i) });
-    const description = await client.readContract({ address, abi: DESCRIPTION_ABI, functionName: 'description' }).catch(() => null);
+    const description = await client
+      .readContract({ address, abi: DESCRIPTION_ABI, functionName: 'description' })
+      .catch(() => null);
     if (description === wanted) return address;
   }
   return null;

@@ -34,7 +34,9 @@ export async function startDevReceiver(port: number): Promise<https.Server> {
         return;
       }
       const object = event.data?.object;
-      console.log(`${new Date().toISOString()} ${event.type ?? '?'} ${object?.id ?? ''} ${object?.status ?? ''} (${headers['webhook-id']}) — ${note}`);
+      console.log(
+        `${new Date().toISOString()} ${event.type ?? '?'} ${object?.id ?? ''} ${object?.status ?? ''} (${headers['webhook-id']}) — ${note}`,
+      );
       res.writeHead(204).end();
     });
   });
@@ -44,9 +46,13 @@ export async function startDevReceiver(port: number): Promise<https.Server> {
   });
   const url = `https://127.0.0.1:${port}/hooks`;
   console.log(`Local https webhook receiver on ${url} (self-signed certificate ${certificate.certPath}).`);
-  console.log('\nStart the app so that its worker trusts this certificate and may deliver to 127.0.0.1 (add the chain settings):\n');
+  console.log(
+    '\nStart the app so that its worker trusts this certificate and may deliver to 127.0.0.1 (add the chain settings):\n',
+  );
   console.log(`  NODE_EXTRA_CA_CERTS=${certificate.certPath} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true … npm start`);
-  console.log(`\nThen add a live webhook endpoint with the URL ${url} in the portal (Webhooks), and restart this receiver with`);
+  console.log(
+    `\nThen add a live webhook endpoint with the URL ${url} in the portal (Webhooks), and restart this receiver with`,
+  );
   console.log('WEBHOOK_SECRET=<the whsec_… secret it shows> to verify signatures. Ctrl-C stops it.\n');
   return server;
 }

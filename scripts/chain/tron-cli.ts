@@ -51,7 +51,11 @@ async function start(argv: string[]) {
     await chain.stop();
     fail(`cannot listen on 127.0.0.1:${port} (${(error as Error).message}): pick another --port`);
   }
-  const stop = () => void tron.facade.close().then(() => chain.stop()).then(() => process.exit(0));
+  const stop = () =>
+    void tron.facade
+      .close()
+      .then(() => chain.stop())
+      .then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   if (values.json) {
@@ -68,26 +72,42 @@ async function start(argv: string[]) {
   }
   // No CONFIRMATIONS_TRON: the façade answers `finalized` (head − 19), which the watcher follows as on TRON.
   const settings = tronChainSettings(tron);
-  console.log(`Local Tron chain: TRON JSON-RPC on ${tron.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`);
-  console.log('A simulation of TRON\'s JSON-RPC over a local EVM engine (no TRON node runs offline): docs/settlement.md says what it models.');
-  console.log(`Rules: no pending/safe tags, at most ${TRON_RULES.maxBlockRange} blocks per eth_getLogs, hex addresses in filters, finalized = head − ${TRON_RULES.finalizedDepth}.`);
+  console.log(
+    `Local Tron chain: TRON JSON-RPC on ${tron.rpcUrl}, a block every ${blockSeconds || '—'} s and one per transaction.`,
+  );
+  console.log(
+    "A simulation of TRON's JSON-RPC over a local EVM engine (no TRON node runs offline): docs/settlement.md says what it models.",
+  );
+  console.log(
+    `Rules: no pending/safe tags, at most ${TRON_RULES.maxBlockRange} blocks per eth_getLogs, hex addresses in filters, finalized = head − ${TRON_RULES.finalizedDepth}.`,
+  );
   console.log(`Mock TRC-20 USDT ${tron.tokens.USDT} (6 decimals), minted to ${tron.funded.address}.`);
   console.log('\nStart the app with these settings (another terminal):\n');
-  console.log(`  ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' \\\n  ')} \\\n  npm start`);
+  console.log(
+    `  ${Object.entries(settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' \\\n  ')} \\\n  npm start`,
+  );
   console.log(`\nThen pay a live USDT/tron invoice:  ${payHint('tron', tron.rpcUrl)}`);
   console.log(`Mine blocks (finality is ${TRON_RULES.finalizedDepth} blocks deep):  ${mineHint(tron.rpcUrl, 20)}`);
-  console.log(`Funded development account (publicly known key, local use only): ${tron.funded.address} ${tron.funded.privateKey}`);
+  console.log(
+    `Funded development account (publicly known key, local use only): ${tron.funded.address} ${tron.funded.privateKey}`,
+  );
   console.log('\nCtrl-C stops the chain (its state is not kept).');
 }
 
 async function pay(argv: string[]) {
-  const { values: flags, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: DEFAULT_RPC } }, { allowPositionals: true });
+  const { values: flags, positionals } = parseCliArgs(
+    argv,
+    { rpc: { type: 'string', default: DEFAULT_RPC } },
+    { allowPositionals: true },
+  );
   const values = { rpc: String(flags.rpc) };
   const uri = positionals[0];
   if (!uri) fail('usage: npm run chain -- --network tron pay <payment_uri> [--rpc URL]');
   const evmUrl = evmUrlOf(values.rpc);
-  await fetch(evmUrl, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' }).catch(() =>
-    fail(`no local Tron chain answers on ${values.rpc}: start it with npm run chain -- --network tron`),
+  await fetch(evmUrl, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' }).catch(
+    () => fail(`no local Tron chain answers on ${values.rpc}: start it with npm run chain -- --network tron`),
   );
   let paid;
   try {
@@ -99,11 +119,18 @@ async function pay(argv: string[]) {
 }
 
 async function mine(argv: string[]) {
-  const { values: flags, positionals } = parseCliArgs(argv, { rpc: { type: 'string', default: DEFAULT_RPC } }, { allowPositionals: true });
+  const { values: flags, positionals } = parseCliArgs(
+    argv,
+    { rpc: { type: 'string', default: DEFAULT_RPC } },
+    { allowPositionals: true },
+  );
   const values = { rpc: String(flags.rpc) };
   const blocks = Number(positionals[0] ?? '1');
-  if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100_000) fail('usage: npm run chain -- --network tron mine <N> (1 … 100000)');
-  await mineTron(evmUrlOf(values.rpc), blocks).catch((error: Error) => fail(`mining failed on ${values.rpc}: ${error.message}`));
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100_000)
+    fail('usage: npm run chain -- --network tron mine <N> (1 … 100000)');
+  await mineTron(evmUrlOf(values.rpc), blocks).catch((error: Error) =>
+    fail(`mining failed on ${values.rpc}: ${error.message}`),
+  );
   console.log(`mined ${blocks} block${blocks === 1 ? '' : 's'}`);
 }
 

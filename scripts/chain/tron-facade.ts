@@ -46,7 +46,12 @@ const FORWARDED = new Set([
 ]);
 
 /** Methods whose first parameter is a block number or tag (latest / earliest / finalized). */
-const BLOCK_PARAM_FIRST = new Set(['eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getBlockTransactionCountByNumber', 'eth_getTransactionByBlockNumberAndIndex']);
+const BLOCK_PARAM_FIRST = new Set([
+  'eth_getBlockByNumber',
+  'eth_getBlockReceipts',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getTransactionByBlockNumberAndIndex',
+]);
 /** Methods whose block parameter (the last) may only be `latest` on TRON. */
 const LATEST_ONLY: Record<string, number> = { eth_getBalance: 1, eth_getCode: 1, eth_getStorageAt: 2, eth_call: 1 };
 
@@ -88,7 +93,11 @@ interface RpcRequest {
 }
 
 async function upstream(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
   if (body.error) throw new Refusal(body.error.code ?? -32000, body.error.message);
   return body.result;
@@ -128,13 +137,20 @@ function filterAddress(value: unknown, index: number): string {
 }
 
 async function getLogs(url: string, params: unknown[], finalizedTag: boolean): Promise<unknown> {
-  const filter = (params[0] ?? {}) as { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown; address?: unknown; topics?: unknown };
+  const filter = (params[0] ?? {}) as {
+    fromBlock?: unknown;
+    toBlock?: unknown;
+    blockHash?: unknown;
+    address?: unknown;
+    topics?: unknown;
+  };
   const forwarded: Record<string, unknown> = {};
   if (filter.blockHash !== undefined && filter.blockHash !== null) {
     if (filter.fromBlock !== undefined || filter.toBlock !== undefined) {
       throw new Refusal(-32602, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
     }
-    if (typeof filter.blockHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(filter.blockHash)) throw new Refusal(-32602, 'invalid hash value');
+    if (typeof filter.blockHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(filter.blockHash))
+      throw new Refusal(-32602, 'invalid hash value');
     forwarded.blockHash = filter.blockHash;
   } else {
     const from = await resolveBlock(url, filter.fromBlock, finalizedTag);
@@ -142,29 +158,40 @@ async function getLogs(url: string, params: unknown[], finalizedTag: boolean): P
     const fromNumber = await blockNumberOf(url, from);
     const toNumber = await blockNumberOf(url, to);
     if (fromNumber > toNumber) throw new Refusal(-32602, 'please verify: fromBlock <= toBlock');
-    if (toNumber - fromNumber + 1n > BigInt(TRON_RULES.maxBlockRange)) throw new Refusal(-32602, `exceed max block range: ${TRON_RULES.maxBlockRange}`);
+    if (toNumber - fromNumber + 1n > BigInt(TRON_RULES.maxBlockRange))
+      throw new Refusal(-32602, `exceed max block range: ${TRON_RULES.maxBlockRange}`);
     forwarded.fromBlock = `0x${fromNumber.toString(16)}`;
     forwarded.toBlock = `0x${toNumber.toString(16)}`;
   }
   if (filter.address !== undefined && filter.address !== null) {
     const addresses = Array.isArray(filter.address) ? filter.address : [filter.address];
-    if (addresses.length > TRON_RULES.maxAddressSize) throw new Refusal(-32602, `exceed max addresses: ${TRON_RULES.maxAddressSize}`);
+    if (addresses.length > TRON_RULES.maxAddressSize)
+      throw new Refusal(-32602, `exceed max addresses: ${TRON_RULES.maxAddressSize}`);
     forwarded.address = addresses.map(filterAddress);
   }
   if (filter.topics !== undefined && filter.topics !== null) {
-    if (!Array.isArray(filter.topics) || filter.topics.length > 4) throw new Refusal(-32602, 'topics size should be <= 4');
+    if (!Array.isArray(filter.topics) || filter.topics.length > 4)
+      throw new Refusal(-32602, 'topics size should be <= 4');
     forwarded.topics = filter.topics;
   }
   const logs = (await upstream(url, 'eth_getLogs', [forwarded])) as Array<Record<string, unknown>>;
-  if (logs.length > TRON_RULES.maxResults) throw new Refusal(-32005, `query returned more than ${TRON_RULES.maxResults} results`);
+  if (logs.length > TRON_RULES.maxResults)
+    throw new Refusal(-32005, `query returned more than ${TRON_RULES.maxResults} results`);
   // TRON's logs carry their block's timestamp (seconds).
   const numbers = [...new Set(logs.map((log) => String(log.blockNumber)))];
-  const blocks = (await Promise.all(numbers.map((number) => upstream(url, 'eth_getBlockByNumber', [number, false])))) as Array<{ timestamp: string } | null>;
+  const blocks = (await Promise.all(
+    numbers.map((number) => upstream(url, 'eth_getBlockByNumber', [number, false])),
+  )) as Array<{ timestamp: string } | null>;
   const times = new Map(numbers.flatMap((number, i) => (blocks[i] ? [[number, blocks[i].timestamp] as const] : [])));
   return logs.map((log) => ({ ...log, blockTimestamp: times.get(String(log.blockNumber)) ?? '0x0' }));
 }
 
-async function answer(url: string, finalizedTag: boolean, request: RpcRequest, record: (call: FacadeCall, refusal?: FacadeRefusal) => void) {
+async function answer(
+  url: string,
+  finalizedTag: boolean,
+  request: RpcRequest,
+  record: (call: FacadeCall, refusal?: FacadeRefusal) => void,
+) {
   const id = request.id ?? null;
   const method = typeof request.method === 'string' ? request.method : '';
   const params = Array.isArray(request.params) ? request.params : [];
@@ -174,11 +201,17 @@ async function answer(url: string, finalizedTag: boolean, request: RpcRequest, r
     if (method === 'eth_accounts') result = [];
     else if (!FORWARDED.has(method)) throw new Refusal(-32601, `the method ${method} does not exist/is not available`);
     else if (method === 'eth_getLogs') result = await getLogs(url, params, finalizedTag);
-    else if (BLOCK_PARAM_FIRST.has(method)) result = await upstream(url, method, [await resolveBlock(url, params[0], finalizedTag), ...params.slice(1)]);
+    else if (BLOCK_PARAM_FIRST.has(method))
+      result = await upstream(url, method, [await resolveBlock(url, params[0], finalizedTag), ...params.slice(1)]);
     else if (method in LATEST_ONLY) {
       const at = params[LATEST_ONLY[method]!];
       if (at !== undefined && at !== 'latest') {
-        throw new Refusal(-32602, typeof at === 'string' && !HEX_QUANTITY.test(at) ? `TAG ${at} not supported` : 'QUANTITY not supported, just support TAG as latest');
+        throw new Refusal(
+          -32602,
+          typeof at === 'string' && !HEX_QUANTITY.test(at)
+            ? `TAG ${at} not supported`
+            : 'QUANTITY not supported, just support TAG as latest',
+        );
       }
       result = await upstream(url, method, params);
     } else result = await upstream(url, method, params);
@@ -197,7 +230,12 @@ async function answer(url: string, finalizedTag: boolean, request: RpcRequest, r
  * models a java-tron older than the `finalized` tag (it answers -32602 "invalid block number"), for the watcher's
  * CONFIRMATIONS_TRON fallback.
  */
-export async function startTronFacade(options: { upstreamUrl: string; port?: number; host?: string; finalizedTag?: boolean }): Promise<TronFacade> {
+export async function startTronFacade(options: {
+  upstreamUrl: string;
+  port?: number;
+  host?: string;
+  finalizedTag?: boolean;
+}): Promise<TronFacade> {
   const finalizedTag = options.finalizedTag ?? true;
   const calls: FacadeCall[] = [];
   const refusals: FacadeRefusal[] = [];
@@ -214,11 +252,17 @@ export async function startTronFacade(options: { upstreamUrl: string; port?: num
       const path = (req.url ?? '/').split('?')[0];
       const raw = Buffer.concat(chunks).toString('utf8');
       if (req.method !== 'POST' || (path !== '/jsonrpc' && path !== '/evm')) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('POST /jsonrpc (TRON JSON-RPC) or /evm (the local EVM node, tools only)\n');
+        res
+          .writeHead(404, { 'content-type': 'text/plain' })
+          .end('POST /jsonrpc (TRON JSON-RPC) or /evm (the local EVM node, tools only)\n');
         return;
       }
       if (path === '/evm') {
-        const reply = await fetch(options.upstreamUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw }).then((r) => r.text());
+        const reply = await fetch(options.upstreamUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: raw,
+        }).then((r) => r.text());
         res.writeHead(200, { 'content-type': 'application/json' }).end(reply);
         return;
       }
@@ -226,14 +270,20 @@ export async function startTronFacade(options: { upstreamUrl: string; port?: num
       try {
         body = JSON.parse(raw) as RpcRequest | RpcRequest[];
       } catch {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'JSON parse error' } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'JSON parse error' } }));
         return;
       }
       let reply: unknown;
       if (Array.isArray(body)) {
         reply =
           body.length > TRON_RULES.maxBatchSize
-            ? { jsonrpc: '2.0', id: null, error: { code: -32005, message: `batch size exceeds ${TRON_RULES.maxBatchSize}` } }
+            ? {
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32005, message: `batch size exceeds ${TRON_RULES.maxBatchSize}` },
+              }
             : await Promise.all(body.map((request) => answer(options.upstreamUrl, finalizedTag, request, record)));
       } else reply = await answer(options.upstreamUrl, finalizedTag, body, record);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));

@@ -20,7 +20,10 @@ export interface LocalTron {
 }
 
 /** Starts the façade over a running local chain (its mock USDT is the TRC-20 USDT). */
-export async function startLocalTron(chain: Pick<LocalChain, 'rpcUrl' | 'chainId' | 'tokens'>, options: { port?: number; host?: string } = {}): Promise<LocalTron> {
+export async function startLocalTron(
+  chain: Pick<LocalChain, 'rpcUrl' | 'chainId' | 'tokens'>,
+  options: { port?: number; host?: string } = {},
+): Promise<LocalTron> {
   const facade = await startTronFacade({ upstreamUrl: chain.rpcUrl, port: options.port, host: options.host });
   return {
     facade,
@@ -57,10 +60,17 @@ export async function payTronUri(
   const parsed = parseTronPaymentUri(uri);
   const hash = await sendPayment(
     evmUrl,
-    { token: getAddress(tronToHex(change.token ?? parsed.token)), to: getAddress(tronToHex(parsed.to)), units: change.units ? change.units(parsed.units) : parsed.units },
+    {
+      token: getAddress(tronToHex(change.token ?? parsed.token)),
+      to: getAddress(tronToHex(parsed.to)),
+      units: change.units ? change.units(parsed.units) : parsed.units,
+    },
     change.from ?? DEV_ACCOUNTS[0],
   );
-  const receipt = await createPublicClient({ transport: http(evmUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  const receipt = await createPublicClient({ transport: http(evmUrl) }).waitForTransactionReceipt({
+    hash,
+    pollingInterval: 50,
+  });
   return { txid: hash.slice(2), blockNumber: receipt.blockNumber, status: receipt.status };
 }
 
@@ -72,7 +82,12 @@ export async function mineTron(evmUrl: string, blocks: number): Promise<void> {
   const response = await fetch(evmUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [`0x${blocks.toString(16)}`, '0x0'] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'hardhat_mine',
+      params: [`0x${blocks.toString(16)}`, '0x0'],
+    }),
   });
   const body = (await response.json()) as { error?: { message: string } };
   if (body.error) throw new Error(body.error.message);

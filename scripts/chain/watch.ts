@@ -8,7 +8,14 @@ async function main() {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
-  if (configuredWatchers().length === 0) console.error(JSON.stringify({ level: 'info', event: 'chain_watchers_none', message: 'no RPC_URL_* set: no network is watched' }));
+  if (configuredWatchers().length === 0)
+    console.error(
+      JSON.stringify({
+        level: 'info',
+        event: 'chain_watchers_none',
+        message: 'no RPC_URL_* set: no network is watched',
+      }),
+    );
   await startChainWatchers(controller.signal);
   await disconnectDb();
 }

@@ -6,7 +6,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { ensureEmbeddedDatabase, freePort, makeTempDir, removeEmbeddedDataDir, restartEmbeddedServer } from '../db/embedded';
+import {
+  ensureEmbeddedDatabase,
+  freePort,
+  makeTempDir,
+  removeEmbeddedDataDir,
+  restartEmbeddedServer,
+} from '../db/embedded';
 import { asServerUser, prepareDataDir, removeDataDir, serverDataDir } from '../db/server-user';
 
 const run = promisify(execFile);
@@ -27,9 +33,14 @@ async function debian15(): Promise<ChaosDatabase> {
   const port = await freePort();
   const as = { ...asServerUser(), env: { ...process.env, LC_MESSAGES: 'C' } };
   const pgCtl = (args: string[]) => run(path.join(DEBIAN_15, 'pg_ctl'), args, as);
-  await run(path.join(DEBIAN_15, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], as);
+  await run(
+    path.join(DEBIAN_15, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    as,
+  );
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200`;
-  const start = () => pgCtl(['start', '-w', '-t', '60', '-s', '-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-o', options]);
+  const start = () =>
+    pgCtl(['start', '-w', '-t', '60', '-s', '-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-o', options]);
   const stop = () => pgCtl(['stop', '-w', '-t', '60', '-s', '-m', 'fast', '-D', dataDir]);
   await start();
   const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
@@ -77,7 +88,9 @@ export async function startChaosDatabase(): Promise<ChaosDatabase> {
     try {
       return await debian15();
     } catch (error) {
-      console.error(`[chaos] Debian's PostgreSQL 15 did not start (${(error as Error).message.split('\n')[0]}); using the embedded server`);
+      console.error(
+        `[chaos] Debian's PostgreSQL 15 did not start (${(error as Error).message.split('\n')[0]}); using the embedded server`,
+      );
     }
   }
   return embedded();

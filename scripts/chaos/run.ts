@@ -65,12 +65,23 @@ function startReceiver() {
     refused: () => refused,
     fail: (on: boolean) => (failing = on),
     useSecret: (secret: string) => (verifier = new Webhook(secret)),
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)),
+      ),
   };
 }
 
 /** An SDK-like call: the same Idempotency-Key on every retry, back-off, the other instance after a failure. */
-async function request(bases: () => string[], secret: string, method: string, path: string, body: unknown, key: string, start: number): Promise<Outcome | null> {
+async function request(
+  bases: () => string[],
+  secret: string,
+  method: string,
+  path: string,
+  body: unknown,
+  key: string,
+  start: number,
+): Promise<Outcome | null> {
   counts.requests++;
   const deadline = Date.now() + 60_000;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -87,7 +98,10 @@ async function request(bases: () => string[], secret: string, method: string, pa
       const text = await response.text();
       if (response.status === 500) counts.status500++;
       if (response.status === 503) counts.status503++;
-      const retry = response.status >= 500 || response.status === 429 || (response.status === 409 && text.includes('idempotency_key_in_use'));
+      const retry =
+        response.status >= 500 ||
+        response.status === 429 ||
+        (response.status === 409 && text.includes('idempotency_key_in_use'));
       if (!retry) {
         if (response.headers.get('idempotent-replayed') === 'true') counts.replays++;
         return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
@@ -111,7 +125,15 @@ interface Seen {
 async function client(index: number, bases: () => string[], secret: string, until: number, seen: Seen) {
   while (Date.now() < until) {
     const key = `chaos-${index}-${randomUUID()}`;
-    const created = await request(bases, secret, 'POST', '/v1/invoices', { amount: '12.50', currency: 'USDT', network: 'tron', metadata: { chaos_key: key } }, key, index);
+    const created = await request(
+      bases,
+      secret,
+      'POST',
+      '/v1/invoices',
+      { amount: '12.50', currency: 'USDT', network: 'tron', metadata: { chaos_key: key } },
+      key,
+      index,
+    );
     if (created?.status !== 201) continue;
     const id = String(created.json!.id);
     seen.created.set(key, id);
@@ -168,19 +190,30 @@ async function main() {
     const { secret } = await createApiKey(workspace.id, { label: 'chaos', environment: 'test' });
     const receiver = startReceiver();
     const url = await receiver.listen();
-    const endpoint = await createWebhookEndpoint(workspace.id, { url, environment: 'test' }, { allowPrivateNetworks: true });
+    const endpoint = await createWebhookEndpoint(
+      workspace.id,
+      { url, environment: 'test' },
+      { allowPrivateNetworks: true },
+    );
     receiver.useSecret(endpoint.secret);
     cleanups.push(() => new Promise((resolve) => receiver.server.close(resolve)));
 
     const ports = [await freePort(), await freePort()];
     const publicUrl = `http://127.0.0.1:${ports[0]}`;
     const webEnv = { PUBLIC_URL: publicUrl, RPC_URL_ETHEREUM: '' };
-    const web: Array<NextServer | null> = await Promise.all(ports.map((port) => startNext({ port, databaseUrl: database.url, stdio: 'pipe', env: webEnv })));
+    const web: Array<NextServer | null> = await Promise.all(
+      ports.map((port) => startNext({ port, databaseUrl: database.url, stdio: 'pipe', env: webEnv })),
+    );
     cleanups.push(() => Promise.all(web.map((server) => server?.stop())));
     const bases = () => web.flatMap((server) => (server ? [server.baseUrl] : []));
 
     let stopping = false;
-    const workerEnv = { ...webEnv, WORKER_STALE_AFTER_SECONDS: String(STALE_AFTER), WORKER_CONCURRENCY: '32', WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,15,30,60' };
+    const workerEnv = {
+      ...webEnv,
+      WORKER_STALE_AFTER_SECONDS: String(STALE_AFTER),
+      WORKER_CONCURRENCY: '32',
+      WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,15,30,60',
+    };
     const workers: Supervisor[] = Array.from({ length: WORKERS }, () =>
       superviseWorker({
         start: async () => {
@@ -188,7 +221,10 @@ async function main() {
           // Why a worker died on its own: its last error lines.
           void worker.exited.then((code) => {
             if (code === 0 || code === 128 || stopping) return;
-            const lines = worker.output().split('\n').filter((line) => /"level":"error"|Error|error/.test(line));
+            const lines = worker
+              .output()
+              .split('\n')
+              .filter((line) => /"level":"error"|Error|error/.test(line));
             log(`worker exited (${code}); its last errors:\n  ${lines.slice(-5).join('\n  ')}`);
           });
           return worker;
@@ -207,12 +243,17 @@ async function main() {
 
     const seen: Seen = { created: new Map(), status: new Map() };
     const started = Date.now();
-    const load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, bases, secret, started + SECONDS * 1000, seen)));
+    const load = Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) => client(i, bases, secret, started + SECONDS * 1000, seen)),
+    );
     const admin = () => new pg.Pool({ connectionString: database.url, max: 2 });
     let pool = admin();
     const probe = async (base: string) =>
-      (await fetch(`${base}/v1/me`, { headers: { 'X-API-Key': secret }, signal: AbortSignal.timeout(5000) }).then((r) => r.status)) === 200;
-    const anyAnswers = async () => (await Promise.all(bases().map((base) => probe(base).catch(() => false)))).some(Boolean);
+      (await fetch(`${base}/v1/me`, { headers: { 'X-API-Key': secret }, signal: AbortSignal.timeout(5000) }).then(
+        (r) => r.status,
+      )) === 200;
+    const anyAnswers = async () =>
+      (await Promise.all(bases().map((base) => probe(base).catch(() => false)))).some(Boolean);
     const recoveries: Array<{ fault: string; seconds: number | null }> = [];
     const at = (second: number) => sleep(Math.max(0, started + second * 1000 - Date.now()));
 
@@ -220,7 +261,12 @@ async function main() {
     const killed = workers[0]!.current()!;
     log('fault: SIGKILL worker 1');
     killed.child.kill('SIGKILL');
-    recoveries.push({ fault: 'worker SIGKILL → replacement ready', seconds: await until(async () => workers[0]!.current() !== killed && workers[0]!.current()?.child.exitCode === null) });
+    recoveries.push({
+      fault: 'worker SIGKILL → replacement ready',
+      seconds: await until(
+        async () => workers[0]!.current() !== killed && workers[0]!.current()?.child.exitCode === null,
+      ),
+    });
 
     await at(SECONDS * 0.3);
     log('fault: SIGKILL web instance A');
@@ -228,9 +274,15 @@ async function main() {
     web[0]!.child.kill('SIGKILL');
     await web[0]!.exited;
     web[0] = null;
-    recoveries.push({ fault: 'web instance SIGKILL → the API answers (other instance)', seconds: await until(anyAnswers) });
+    recoveries.push({
+      fault: 'web instance SIGKILL → the API answers (other instance)',
+      seconds: await until(anyAnswers),
+    });
     web[0] = await startNext({ port: ports[0]!, databaseUrl: database.url, stdio: 'pipe', env: webEnv });
-    recoveries.push({ fault: 'web instance SIGKILL → answering again', seconds: (await until(() => probe(web[0]!.baseUrl))) === null ? null : elapsed(webKilledAt) });
+    recoveries.push({
+      fault: 'web instance SIGKILL → answering again',
+      seconds: (await until(() => probe(web[0]!.baseUrl))) === null ? null : elapsed(webKilledAt),
+    });
 
     await at(SECONDS * 0.5);
     log('fault: PostgreSQL restart (fast shutdown)');
@@ -243,7 +295,10 @@ async function main() {
     });
     pool = admin();
     const back = await Promise.all(bases().map((base) => until(() => probe(base))));
-    recoveries.push({ fault: `PostgreSQL restart (down ${downFor} s) → both instances answer`, seconds: back.some((s) => s === null) ? null : Math.max(...(back as number[])) });
+    recoveries.push({
+      fault: `PostgreSQL restart (down ${downFor} s) → both instances answer`,
+      seconds: back.some((s) => s === null) ? null : Math.max(...(back as number[])),
+    });
 
     await at(SECONDS * 0.6);
     log('fault: webhook receiver fails for 8 s');
@@ -255,11 +310,16 @@ async function main() {
     await load;
     log(`load done: ${counts.requests} requests; waiting for every event to be delivered`);
     const missing = async () => {
-      const { rows } = await pool.query<{ id: string }>(`SELECT id FROM events WHERE workspace_id = $1`, [workspace.id]);
+      const { rows } = await pool.query<{ id: string }>(`SELECT id FROM events WHERE workspace_id = $1`, [
+        workspace.id,
+      ]);
       return rows.filter((row) => !receiver.received.has(row.id));
     };
     const drained = await until(async () => (await missing()).length === 0, 180_000);
-    recoveries.push({ fault: 'receiver failing 8 s → every event delivered (from its return)', seconds: drained === null ? null : elapsed(receiverBack) });
+    recoveries.push({
+      fault: 'receiver failing 8 s → every event delivered (from its return)',
+      seconds: drained === null ? null : elapsed(receiverBack),
+    });
 
     // Checks.
     const { rows: invoices } = await pool.query<{ id: string; status: string; key: string }>(
@@ -302,8 +362,15 @@ async function main() {
     };
     console.log(JSON.stringify(figures, null, 2));
     const ok =
-      lostInvoices + lostEvents + counts.gaveUp + duplicatedInvoices + transitions[0]!.n + wrongStatus + counts.status500 + receiver.invalid() === 0 &&
-      recoveries.every((r) => r.seconds !== null);
+      lostInvoices +
+        lostEvents +
+        counts.gaveUp +
+        duplicatedInvoices +
+        transitions[0]!.n +
+        wrongStatus +
+        counts.status500 +
+        receiver.invalid() ===
+        0 && recoveries.every((r) => r.seconds !== null);
     log(ok ? 'PASS: nothing lost, nothing duplicated, no 500' : 'FAIL: see the figures above');
     await pool.end();
     process.exitCode = ok ? 0 : 1;

@@ -53,7 +53,10 @@ export function passwordForNewCluster(requestedDataDir: string): string {
  * Replace the legacy password of an existing data directory: `apply(newPassword)` must set it in the server
  * (it may be called again with the same value after an interruption).
  */
-export async function adoptPassword(requestedDataDir: string, apply: (password: string) => Promise<void>): Promise<string> {
+export async function adoptPassword(
+  requestedDataDir: string,
+  apply: (password: string) => Promise<void>,
+): Promise<string> {
   const file = passwordFile(requestedDataDir);
   const stored = read(file);
   if (stored) return stored;

@@ -10,13 +10,41 @@
 // - As root the server runs as the `postgres` OS user, from places that user can reach without changing the
 //   permissions of any folder that is not the project's (server-user.ts, docs/embedded-postgres.md).
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { adoptPassword, DATABASE_USER, LEGACY_PASSWORD, passwordFile, passwordForNewCluster, setPasswordStatement, storedPassword } from './credentials';
-import { asServerUser, isRoot, prepareDataDir, removeDataDir, serverBinaries, serverDataDir, serverUser, type Binaries } from './server-user';
+import {
+  adoptPassword,
+  DATABASE_USER,
+  LEGACY_PASSWORD,
+  passwordFile,
+  passwordForNewCluster,
+  setPasswordStatement,
+  storedPassword,
+} from './credentials';
+import {
+  asServerUser,
+  isRoot,
+  prepareDataDir,
+  removeDataDir,
+  serverBinaries,
+  serverDataDir,
+  serverUser,
+  type Binaries,
+} from './server-user';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const DEFAULT_DATA_DIR = path.join(PROJECT_ROOT, '.data', 'postgres');
@@ -184,7 +212,14 @@ async function initialise(dataDir: string, password: string, verbose: boolean) {
     if (user) chownSync(pwfile, user.uid, user.gid);
     await execFileAsync(
       initdb,
-      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${DATABASE_USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--lc-messages=C'],
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=scram-sha-256',
+        `--username=${DATABASE_USER}`,
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--lc-messages=C',
+      ],
       { ...asServerUser(), env: { ...process.env, LC_MESSAGES: 'C' } },
     );
   } catch (err) {
@@ -205,7 +240,9 @@ async function setPasswordOffline(dataDir: string, password: string) {
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
   if (result.status !== 0 || /ERROR/.test(result.stderr ?? '') || /ERROR/.test(result.stdout ?? '')) {
-    throw new Error(`could not set the embedded database password: ${(result.stderr || result.stdout || String(result.error)).trim()}`);
+    throw new Error(
+      `could not set the embedded database password: ${(result.stderr || result.stdout || String(result.error)).trim()}`,
+    );
   }
 }
 
@@ -225,7 +262,9 @@ async function setPasswordOnline(port: number, password: string) {
       await client.end();
     }
   }
-  throw new Error('the running embedded PostgreSQL accepts neither the stored nor the old password; stop it (npm run db:stop) and retry');
+  throw new Error(
+    'the running embedded PostgreSQL accepts neither the stored nor the old password; stop it (npm run db:stop) and retry',
+  );
 }
 
 async function pgCtl(args: string[]) {
@@ -246,8 +285,25 @@ async function startServer(dataDir: string, port: number, verbose: boolean) {
   writeFileSync(portFile, `${port}\n`);
   if (user) chownSync(portFile, user.uid, user.gid);
   log(verbose, `starting server on 127.0.0.1:${port} (data ${dataDir})`);
-  const opts = [`-p ${port}`, '-c listen_addresses=127.0.0.1', "-c unix_socket_directories=''", '-c max_connections=200'];
-  await pgCtl(['start', '-w', '-t', '60', '-s', '-D', dataDir, '-l', path.join(dataDir, LOG_FILE), '-o', opts.join(' ')]);
+  const opts = [
+    `-p ${port}`,
+    '-c listen_addresses=127.0.0.1',
+    "-c unix_socket_directories=''",
+    '-c max_connections=200',
+  ];
+  await pgCtl([
+    'start',
+    '-w',
+    '-t',
+    '60',
+    '-s',
+    '-D',
+    dataDir,
+    '-l',
+    path.join(dataDir, LOG_FILE),
+    '-o',
+    opts.join(' '),
+  ]);
 }
 
 async function stopServer(dataDir: string) {
@@ -444,7 +500,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
  * database's maintenance restart does, and starts it again on the same port once `whileDown` has run (fault
  * injection: tests and `npm run chaos`).
  */
-export async function restartEmbeddedServer(dataDir: string, port: number, whileDown: () => Promise<void> = async () => {}): Promise<void> {
+export async function restartEmbeddedServer(
+  dataDir: string,
+  port: number,
+  whileDown: () => Promise<void> = async () => {},
+): Promise<void> {
   await stopServer(dataDir);
   try {
     await whileDown();

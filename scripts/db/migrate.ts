@@ -129,8 +129,9 @@ class WasmPanicRegistry {
     if (process.env.MIGRATE_DEBUG) console.error(this.message);
   }
 }
-const panicRegistry: WasmPanicRegistry = ((globalThis as { PRISMA_WASM_PANIC_REGISTRY?: WasmPanicRegistry })
-  .PRISMA_WASM_PANIC_REGISTRY ??= new WasmPanicRegistry());
+const panicRegistry: WasmPanicRegistry = ((
+  globalThis as { PRISMA_WASM_PANIC_REGISTRY?: WasmPanicRegistry }
+).PRISMA_WASM_PANIC_REGISTRY ??= new WasmPanicRegistry());
 
 let enginePromise: Promise<typeof import('@prisma/schema-engine-wasm')> | undefined;
 
@@ -258,7 +259,10 @@ async function isUpToDate(databaseUrl: string, migrations: MigrationList): Promi
     const { rows } = await client.query<{ migration_name: string; checksum: string; finished: boolean }>(
       `SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
     );
-    return rows.length === expected.size && rows.every((row) => row.finished && expected.get(row.migration_name) === row.checksum);
+    return (
+      rows.length === expected.size &&
+      rows.every((row) => row.finished && expected.get(row.migration_name) === row.checksum)
+    );
   } catch {
     return false; // no migrations table yet: a fresh database
   } finally {
@@ -299,14 +303,18 @@ export async function migrate(databaseUrl: string, options: { quiet?: boolean } 
   const migrations = listMigrations();
   const { appliedMigrationNames } = (await isUpToDate(databaseUrl, migrations))
     ? { appliedMigrationNames: [] as string[] }
-    : await withEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList: migrations, filters: noFilters }));
+    : await withEngine(databaseUrl, (engine) =>
+        engine.applyMigrations({ migrationsList: migrations, filters: noFilters }),
+      );
   // The job queue's own schema (graphile_worker), migrated by the library itself: the events fan-out
   // trigger queues webhook deliveries through it, so it must exist before the app writes any event.
   await migrateJobQueue(databaseUrl);
   await applyRoutines(databaseUrl);
   if (!options.quiet) {
     if (appliedMigrationNames.length) {
-      console.error(`[migrate] applied ${appliedMigrationNames.length} migration(s): ${appliedMigrationNames.join(', ')}`);
+      console.error(
+        `[migrate] applied ${appliedMigrationNames.length} migration(s): ${appliedMigrationNames.join(', ')}`,
+      );
     } else {
       console.error('[migrate] database is up to date');
     }
@@ -321,15 +329,25 @@ export async function migrate(databaseUrl: string, options: { quiet?: boolean } 
  */
 async function applyRoutines(databaseUrl: string): Promise<void> {
   const dir = path.join(PROJECT_ROOT, 'prisma', 'routines');
-  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.sql')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.sql'))
+        .sort()
+    : [];
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('BEGIN');
     // Several processes may migrate at once (two `npm start`s on one database): one at a time.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('prisma/routines'))`);
-    await client.query('CREATE TABLE IF NOT EXISTS _project_routines (name text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const applied = new Map((await client.query<{ name: string; sha256: string }>('SELECT name, sha256 FROM _project_routines')).rows.map((row) => [row.name, row.sha256]));
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS _project_routines (name text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const applied = new Map(
+      (await client.query<{ name: string; sha256: string }>('SELECT name, sha256 FROM _project_routines')).rows.map(
+        (row) => [row.name, row.sha256],
+      ),
+    );
     for (const file of files) {
       const sql = readFileSync(path.join(dir, file), 'utf8');
       const sha256 = createHash('sha256').update(sql).digest('hex');
@@ -351,7 +369,11 @@ async function applyRoutines(databaseUrl: string): Promise<void> {
 
 export async function migrationStatus(databaseUrl: string) {
   return withEngine(databaseUrl, (engine) =>
-    engine.diagnoseMigrationHistory({ migrationsList: listMigrations(), optInToShadowDatabase: false, filters: noFilters }),
+    engine.diagnoseMigrationHistory({
+      migrationsList: listMigrations(),
+      optInToShadowDatabase: false,
+      filters: noFilters,
+    }),
   );
 }
 
@@ -380,16 +402,20 @@ export async function createMigration(
   mkdirSync(migrationsDir, { recursive: true });
   const lockPath = path.join(migrationsDir, LOCKFILE);
   if (!existsSync(lockPath)) writeFileSync(lockPath, LOCKFILE_CONTENT);
-  const script = await withEngine(databaseUrl, async (engine) => {
-    const result = await engine.diff({
-      from: { tag: 'migrations', ...listMigrations(migrationsDir) },
-      to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: readFileSync(schemaPath, 'utf8') }] },
-      script: true,
-      exitCode: true,
-      filters: noFilters,
-    });
-    return result.exitCode === 2 || options.draft ? (result.stdout ?? '') : null;
-  }, schemaPath);
+  const script = await withEngine(
+    databaseUrl,
+    async (engine) => {
+      const result = await engine.diff({
+        from: { tag: 'migrations', ...listMigrations(migrationsDir) },
+        to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: readFileSync(schemaPath, 'utf8') }] },
+        script: true,
+        exitCode: true,
+        filters: noFilters,
+      });
+      return result.exitCode === 2 || options.draft ? (result.stdout ?? '') : null;
+    },
+    schemaPath,
+  );
   if (script === null) return null;
   const dir = path.join(migrationsDir, `${timestamp()}_${slug}`);
   mkdirSync(dir);

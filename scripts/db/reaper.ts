@@ -7,7 +7,10 @@ import { spawn } from 'node:child_process';
  * grace period), the database would otherwise keep running, and its files stay, until the machine restarts.
  */
 export function reapWhenGone(ownerPid: number, dataDir: string, removeDir: string): void {
-  const child = spawn(process.execPath, ['-e', REAPER, String(ownerPid), dataDir, removeDir], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', REAPER, String(ownerPid), dataDir, removeDir], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
 }
 

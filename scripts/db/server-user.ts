@@ -57,14 +57,21 @@ export function serverUser(): ServerUser | undefined {
   if (!isRoot) return undefined;
   if (cachedUser) return cachedUser;
   const lookup = () => {
-    const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_OS_USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const id = (flag: string) =>
+      Number(
+        execFileSync('id', [flag, SERVER_OS_USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+      );
     return { uid: id('-u'), gid: id('-g') };
   };
   try {
     cachedUser = lookup();
   } catch {
     spawnSync('groupadd', ['--system', SERVER_OS_USER], { stdio: 'ignore' });
-    execFileSync('useradd', ['--system', '-g', SERVER_OS_USER, '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_OS_USER], { stdio: 'ignore' });
+    execFileSync(
+      'useradd',
+      ['--system', '-g', SERVER_OS_USER, '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_OS_USER],
+      { stdio: 'ignore' },
+    );
     cachedUser = lookup();
   }
   return cachedUser;
@@ -130,7 +137,10 @@ export function serverBinaries(packaged: Binaries): Binaries {
   if (!isRoot || serverUserCanReach(packaged.postgres)) return packaged;
   const nativeDir = path.dirname(path.dirname(packaged.postgres));
   const version = JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')).version as string;
-  const target = path.join(ownedFolder(path.join(runtimeRoot(), 'postgres-binaries')), `${os.platform()}-${os.arch()}-${version}`);
+  const target = path.join(
+    ownedFolder(path.join(runtimeRoot(), 'postgres-binaries')),
+    `${os.platform()}-${os.arch()}-${version}`,
+  );
   const complete = path.join(target, '.complete');
   if (!existsSync(complete)) {
     const staging = `${target}.staging-${process.pid}`;

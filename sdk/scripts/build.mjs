@@ -17,13 +17,24 @@ const esm = path.join(root, 'dist', 'esm');
 const cjs = path.join(root, 'dist', 'cjs');
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.esm.json')], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.esm.json')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
-const cjsOptions = { ...ts.getDefaultCompilerOptions(), target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, esModuleInterop: true };
+const cjsOptions = {
+  ...ts.getDefaultCompilerOptions(),
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.CommonJS,
+  esModuleInterop: true,
+};
 for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
   const relative = path.relative(src, path.join(entry.parentPath, entry.name)).replace(/\.ts$/, '');
-  const { outputText } = ts.transpileModule(readFileSync(path.join(src, `${relative}.ts`), 'utf8'), { compilerOptions: cjsOptions, fileName: `${relative}.ts` });
+  const { outputText } = ts.transpileModule(readFileSync(path.join(src, `${relative}.ts`), 'utf8'), {
+    compilerOptions: cjsOptions,
+    fileName: `${relative}.ts`,
+  });
   mkdirSync(path.dirname(path.join(cjs, relative)), { recursive: true });
   writeFileSync(path.join(cjs, `${relative}.js`), outputText);
   copyFileSync(path.join(esm, `${relative}.d.ts`), path.join(cjs, `${relative}.d.ts`));

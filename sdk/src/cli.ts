@@ -24,7 +24,8 @@ Options for every command:
 function milliseconds(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 100) throw new Error(`${flag} is a whole number of milliseconds, at least 100`);
+  if (!Number.isInteger(parsed) || parsed < 100)
+    throw new Error(`${flag} is a whole number of milliseconds, at least 100`);
   return parsed;
 }
 
@@ -60,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'listen') {
     const forwardTo = values['forward-to'];
-    if (!forwardTo) throw new Error('listen needs --forward-to <url>, e.g. --forward-to http://localhost:4242/webhooks');
+    if (!forwardTo)
+      throw new Error('listen needs --forward-to <url>, e.g. --forward-to http://localhost:4242/webhooks');
     new URL(forwardTo); // a clear error now rather than on the first event
     const intervalMs = milliseconds('--interval', values.interval, 1000);
     const maxIntervalMs = Math.max(intervalMs, milliseconds('--max-interval', values['max-interval'], 15_000));
@@ -74,7 +76,10 @@ async function main(argv: string[]): Promise<number> {
       stateFile: values['state-file'],
       intervalMs,
       maxIntervalMs,
-      types: (values.events ?? '').split(',').map((type) => type.trim()).filter(Boolean),
+      types: (values.events ?? '')
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean),
       log,
       signal: controller.signal,
     });
@@ -93,7 +98,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof APIError) console.error(`Error: ${error.message} (${error.status} ${error.code}, request ${error.requestId ?? 'unknown'})`);
+    if (error instanceof APIError)
+      console.error(`Error: ${error.message} (${error.status} ${error.code}, request ${error.requestId ?? 'unknown'})`);
     else console.error(`Error: ${(error as Error).message ?? error}`);
     process.exit(1);
   },

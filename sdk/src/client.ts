@@ -1,6 +1,15 @@
 import { Transport, type ClientOptions, type RequestOptions } from './http.js';
 import { PageList, type Page } from './pagination.js';
-import type { Event, EventListParams, Invoice, InvoiceCreateParams, InvoiceListParams, Me, Rate, RateParams } from './types.js';
+import type {
+  Event,
+  EventListParams,
+  Invoice,
+  InvoiceCreateParams,
+  InvoiceListParams,
+  Me,
+  Rate,
+  RateParams,
+} from './types.js';
 import { webhooks, type Webhooks } from './webhooks.js';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -20,7 +29,10 @@ export class Invoices {
   /** Newest first. `await` it for one page, or `for await` over it for every invoice. */
   list(params: InvoiceListParams = {}, options?: RequestOptions): PageList<Invoice> {
     return new PageList((cursor) =>
-      this.transport.request<Page<Invoice>>({ method: 'GET', path: '/v1/invoices', query: { ...params, starting_after: cursor ?? params.starting_after } }, options),
+      this.transport.request<Page<Invoice>>(
+        { method: 'GET', path: '/v1/invoices', query: { ...params, starting_after: cursor ?? params.starting_after } },
+        options,
+      ),
     );
   }
 
@@ -35,7 +47,10 @@ export class TestInvoices {
 
   /** Test keys only: marks a pending test invoice paid (emits invoice.paid). */
   simulatePayment(invoiceId: string, options?: RequestOptions): Promise<Invoice> {
-    return this.transport.request({ method: 'POST', path: `/v1/test/invoices/${id(invoiceId)}/simulate-payment`, body: {} }, options);
+    return this.transport.request(
+      { method: 'POST', path: `/v1/test/invoices/${id(invoiceId)}/simulate-payment`, body: {} },
+      options,
+    );
   }
 }
 
@@ -49,7 +64,10 @@ export class Events {
   /** Newest first, the key's workspace and environment. `await` it for one page, or `for await` over every event. */
   list(params: EventListParams = {}, options?: RequestOptions): PageList<Event> {
     return new PageList((cursor) =>
-      this.transport.request<Page<Event>>({ method: 'GET', path: '/v1/events', query: { ...params, starting_after: cursor ?? params.starting_after } }, options),
+      this.transport.request<Page<Event>>(
+        { method: 'GET', path: '/v1/events', query: { ...params, starting_after: cursor ?? params.starting_after } },
+        options,
+      ),
     );
   }
 }

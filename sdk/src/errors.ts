@@ -88,7 +88,14 @@ function classFor(status: number): typeof APIError {
 
 /** The typed error for one error response (its body already read as text). */
 export function errorFromResponse(status: number, headers: Headers, text: string): APIError {
-  let problem: { code?: unknown; detail?: unknown; title?: unknown; request_id?: unknown; errors?: unknown; type?: unknown } = {};
+  let problem: {
+    code?: unknown;
+    detail?: unknown;
+    title?: unknown;
+    request_id?: unknown;
+    errors?: unknown;
+    type?: unknown;
+  } = {};
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object') problem = parsed;

@@ -70,7 +70,10 @@ export class Transport {
   constructor(options: ClientOptions = {}) {
     const env: Record<string, string | undefined> = typeof process === 'undefined' ? {} : process.env;
     const apiKey = options.apiKey ?? env.CRYPTO_INVOICING_API_KEY;
-    if (!apiKey) throw new TypeError('An API key is required: new Client({ apiKey }) or the CRYPTO_INVOICING_API_KEY environment variable');
+    if (!apiKey)
+      throw new TypeError(
+        'An API key is required: new Client({ apiKey }) or the CRYPTO_INVOICING_API_KEY environment variable',
+      );
     this.apiKey = apiKey;
     this.baseUrl = (options.baseUrl ?? env.CRYPTO_INVOICING_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.maxRetries = options.maxRetries ?? 2;
@@ -82,7 +85,8 @@ export class Transport {
 
   async request<T>(request: ApiRequest, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + request.path);
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
       'X-API-Key': this.apiKey,
       Accept: 'application/json',
@@ -113,14 +117,21 @@ export class Transport {
       let responseHeaders: Headers;
       let text: string;
       try {
-        const response = await this.fetch(url, { method: request.method, headers, body, signal: attemptController.signal });
+        const response = await this.fetch(url, {
+          method: request.method,
+          headers,
+          body,
+          signal: attemptController.signal,
+        });
         status = response.status;
         responseHeaders = response.headers;
         text = await response.text(); // under the same timeout: a body that stops arriving is a timeout too
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         const error = timedOut
-          ? new APIConnectionTimeoutError(`No response from ${request.method} ${request.path} within ${timeoutMs} ms`, { cause })
+          ? new APIConnectionTimeoutError(`No response from ${request.method} ${request.path} within ${timeoutMs} ms`, {
+              cause,
+            })
           : new APIConnectionError(`${request.method} ${request.path} failed: ${describe(cause)}`, { cause });
         if (attempt >= maxRetries) throw error;
         await sleep(backoffMs(attempt), signal);

@@ -20,7 +20,10 @@ export class PageList<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.first;
   }
 
-  then<A = Page<T>, B = never>(onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): PromiseLike<A | B> {
+  then<A = Page<T>, B = never>(
+    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
     return this.firstPage().then(onFulfilled, onRejected);
   }
 

@@ -43,8 +43,14 @@ export function rateLimitResetMs(headers: Headers): number | null {
  * The delay before retrying after this error response, or null when it must not be retried. A server that asks for
  * more than `maxDelayMs` (a monthly allowance used up) is not waited for: the error reaches the caller at once.
  */
-export function retryDelayAfter(error: APIError, attempt: number, maxDelayMs: number, random: () => number = Math.random): number | null {
-  const retryable = error.status === 429 || error.status >= 500 || (error.status === 409 && error.code === 'idempotency_key_in_use');
+export function retryDelayAfter(
+  error: APIError,
+  attempt: number,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): number | null {
+  const retryable =
+    error.status === 429 || error.status >= 500 || (error.status === 409 && error.code === 'idempotency_key_in_use');
   if (!retryable) return null;
   const asked = retryAfterMs(error.headers) ?? (error.status === 429 ? rateLimitResetMs(error.headers) : null);
   if (asked === null) return backoffMs(attempt, random);

@@ -5,9 +5,15 @@ import type { components, operations } from './generated/openapi.js';
  * operation, so they follow the document when it changes (`npm run sdk:types` at the repository's root).
  */
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
-type SuccessBody<Op extends keyof operations> = JsonOf<operations[Op]['responses'] extends infer R ? R[keyof R & (200 | 201)] : never>;
-type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody: infer B } ? JsonOf<NonNullable<B>> : never;
-type Query<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type SuccessBody<Op extends keyof operations> = JsonOf<
+  operations[Op]['responses'] extends infer R ? R[keyof R & (200 | 201)] : never
+>;
+type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody: infer B }
+  ? JsonOf<NonNullable<B>>
+  : never;
+type Query<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
 
 export type Me = SuccessBody<'getMe'>;
 export type Invoice = SuccessBody<'getInvoice'>;

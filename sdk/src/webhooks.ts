@@ -51,10 +51,14 @@ export class Webhooks {
     try {
       verified = new Webhook(secret).verify(text(rawBody), plainHeaders(headers));
     } catch (error) {
-      if (error instanceof WebhookVerificationError) throw new SignatureVerificationError(error.message, { cause: error });
-      throw new SignatureVerificationError(`The webhook could not be verified: ${(error as Error).message}`, { cause: error });
+      if (error instanceof WebhookVerificationError)
+        throw new SignatureVerificationError(error.message, { cause: error });
+      throw new SignatureVerificationError(`The webhook could not be verified: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
-    if (!verified || typeof verified !== 'object') throw new SignatureVerificationError('The webhook body is not an event');
+    if (!verified || typeof verified !== 'object')
+      throw new SignatureVerificationError('The webhook body is not an event');
     return verified as Event;
   }
 

@@ -27,7 +27,10 @@ describe('portal sign-in over HTTP, behind no proxy (TRUSTED_PROXY_HOPS=0)', () 
   });
 
   it('X-Forwarded-Host cannot change a redirect: next-auth builds them from PUBLIC_URL', async () => {
-    const response = await fetch(`${baseUrl()}/api/auth/signin`, { redirect: 'manual', headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' } });
+    const response = await fetch(`${baseUrl()}/api/auth/signin`, {
+      redirect: 'manual',
+      headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+    });
     expect(response.status).toBe(302);
     const location = response.headers.get('location') ?? '';
     expect(location).not.toContain('evil.example');
@@ -73,14 +76,18 @@ describe('behind one trusted proxy (TRUSTED_PROXY_HOPS=1), with an https PUBLIC_
   it("the proxy's X-Forwarded-For entry is the client: one client is throttled, another is not", async () => {
     const email = await newUser();
     const guesser = { 'X-Forwarded-For': '198.51.100.20' };
-    for (let i = 0; i < MAX_FAILURES_PER_EMAIL_AND_ADDRESS; i++) expect((await signIn(app.baseUrl, email, `wrong ${i}`, guesser)).outcome).toBe('invalid');
+    for (let i = 0; i < MAX_FAILURES_PER_EMAIL_AND_ADDRESS; i++)
+      expect((await signIn(app.baseUrl, email, `wrong ${i}`, guesser)).outcome).toBe('invalid');
     expect((await signIn(app.baseUrl, email, PASSWORD, guesser)).outcome).toBe('throttled');
     expect((await signIn(app.baseUrl, email, PASSWORD, { 'X-Forwarded-For': '198.51.100.21' })).outcome).toBe('ok');
   });
 
   it('session cookies are Secure with __Host-/__Secure- names and HSTS is sent, whatever X-Forwarded-Proto says', async () => {
     const email = await newUser();
-    const result = await signIn(app.baseUrl, email, PASSWORD, { 'X-Forwarded-For': '198.51.100.30', 'X-Forwarded-Proto': 'http' });
+    const result = await signIn(app.baseUrl, email, PASSWORD, {
+      'X-Forwarded-For': '198.51.100.30',
+      'X-Forwarded-Proto': 'http',
+    });
     expect(result.outcome).toBe('ok');
     const csrf = result.csrfCookies.find((c) => c.includes('csrf-token')) ?? '';
     expect(csrf).toMatch(/^__Host-next-auth\.csrf-token=/);
@@ -93,7 +100,12 @@ describe('behind one trusted proxy (TRUSTED_PROXY_HOPS=1), with an https PUBLIC_
       const response = await fetch(`${app.baseUrl}${path}`, { headers: { 'X-Forwarded-Proto': 'http' } });
       expect(response.headers.get('strict-transport-security'), path).toMatch(/^max-age=\d+/);
     }
-    const redirect = await fetch(`${app.baseUrl}/api/auth/signin`, { redirect: 'manual', headers: { 'X-Forwarded-Host': 'evil.example' } });
-    expect(new URL(redirect.headers.get('location') ?? '', app.baseUrl).searchParams.get('callbackUrl')).toBe(HTTPS_PUBLIC_URL);
+    const redirect = await fetch(`${app.baseUrl}/api/auth/signin`, {
+      redirect: 'manual',
+      headers: { 'X-Forwarded-Host': 'evil.example' },
+    });
+    expect(new URL(redirect.headers.get('location') ?? '', app.baseUrl).searchParams.get('callbackUrl')).toBe(
+      HTTPS_PUBLIC_URL,
+    );
   });
 });

@@ -62,6 +62,16 @@ describe('sign-in over HTTP with two-factor on', () => {
 
   it('a wrong password with a valid code is "invalid email or password", never a hint about the code', async () => {
     const { email, secret } = await enrolledUser();
-    expect((await portalSignIn(baseUrl(), email, 'not the password', { 'X-Forwarded-For': '198.51.100.63' }, code(secret, 1))).outcome).toBe('invalid');
+    expect(
+      (
+        await portalSignIn(
+          baseUrl(),
+          email,
+          'not the password',
+          { 'X-Forwarded-For': '198.51.100.63' },
+          code(secret, 1),
+        )
+      ).outcome,
+    ).toBe('invalid');
   });
 });

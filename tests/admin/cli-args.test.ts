@@ -29,7 +29,9 @@ describe('CLI arguments: mistakes get a one-line message that says what to type'
   });
 
   it('an unknown flag names the closest known one (≤ 2 edits, or the one it starts), else none', () => {
-    expect(usageMessage(['key:create', '--scope', 'invoices:read'])).toBe('unknown option --scope: did you mean --scopes?');
+    expect(usageMessage(['key:create', '--scope', 'invoices:read'])).toBe(
+      'unknown option --scope: did you mean --scopes?',
+    );
     expect(usageMessage(['--workspcae', 'ws_1'])).toBe('unknown option --workspcae: did you mean --workspace?');
     expect(usageMessage(['--prot', '1'])).toBe('unknown option --prot: did you mean --port?');
     expect(usageMessage(['--expires', '2027-01-01'])).toBe('unknown option --expires: did you mean --expires-at?');
@@ -46,10 +48,12 @@ describe('CLI arguments: mistakes get a one-line message that says what to type'
   });
 
   it('correct arguments parse as parseArgs would, with defaults', () => {
-    expect(parseCliArgs(['key:list', '--workspace=ws_1', '--json', '-h'], OPTIONS, { allowPositionals: true })).toEqual({
-      values: { scopes: undefined, 'expires-at': undefined, workspace: 'ws_1', json: true, help: true, port: '8545' },
-      positionals: ['key:list'],
-    });
+    expect(parseCliArgs(['key:list', '--workspace=ws_1', '--json', '-h'], OPTIONS, { allowPositionals: true })).toEqual(
+      {
+        values: { scopes: undefined, 'expires-at': undefined, workspace: 'ws_1', json: true, help: true, port: '8545' },
+        positionals: ['key:list'],
+      },
+    );
     expect(() => parseCliArgs(['stray'], OPTIONS)).toThrow('unexpected argument stray');
   });
 });

@@ -15,10 +15,14 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** The operator CLI, run as a process against the test database (DATABASE_URL), as an operator would. */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -27,12 +31,20 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 /** The CLI with `input` on standard input and extra environment. */
-function adminWithInput(input: string, extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function adminWithInput(
+  input: string,
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...extraEnv },
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...extraEnv },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -44,53 +56,157 @@ function adminWithInput(input: string, extraEnv: Record<string, string>, ...args
 }
 
 describe('admin CLI: user:create keeps the password off the command line', () => {
-  it('--password-stdin and ADMIN_USER_PASSWORD create a user who can sign in; --password still works but warns', async () => {
-    const { verifyCredentials } = await import('@/lib/auth/credentials');
-    const viaStdin = `stdin-${Date.now()}@example.test`;
-    const stdin = await adminWithInput('quiet orchid lantern\n', {}, 'user:create', '--email', viaStdin, '--password-stdin', '--json');
-    expect(stdin.code, stdin.stderr).toBe(0);
-    expect(stdin.stderr).not.toContain('warning');
-    expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
+  it(
+    '--password-stdin and ADMIN_USER_PASSWORD create a user who can sign in; --password still works but warns',
+    async () => {
+      const { verifyCredentials } = await import('@/lib/auth/credentials');
+      const viaStdin = `stdin-${Date.now()}@example.test`;
+      const stdin = await adminWithInput(
+        'quiet orchid lantern\n',
+        {},
+        'user:create',
+        '--email',
+        viaStdin,
+        '--password-stdin',
+        '--json',
+      );
+      expect(stdin.code, stdin.stderr).toBe(0);
+      expect(stdin.stderr).not.toContain('warning');
+      expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
 
-    const viaEnv = `env-${Date.now()}@example.test`;
-    const fromEnv = await adminWithInput('', { ADMIN_USER_PASSWORD: 'amber harbour tractor' }, 'user:create', '--email', viaEnv, '--json');
-    expect(fromEnv.code, fromEnv.stderr).toBe(0);
-    expect((await verifyCredentials(viaEnv, 'amber harbour tractor', '2001:db8::52')).outcome).toBe('ok');
+      const viaEnv = `env-${Date.now()}@example.test`;
+      const fromEnv = await adminWithInput(
+        '',
+        { ADMIN_USER_PASSWORD: 'amber harbour tractor' },
+        'user:create',
+        '--email',
+        viaEnv,
+        '--json',
+      );
+      expect(fromEnv.code, fromEnv.stderr).toBe(0);
+      expect((await verifyCredentials(viaEnv, 'amber harbour tractor', '2001:db8::52')).outcome).toBe('ok');
 
-    const onLine = await admin('user:create', '--email', `argv-${Date.now()}@example.test`, '--password', 'a long password', '--json');
-    expect(onLine.code, onLine.stderr).toBe(0);
-    expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
+      const onLine = await admin(
+        'user:create',
+        '--email',
+        `argv-${Date.now()}@example.test`,
+        '--password',
+        'a long password',
+        '--json',
+      );
+      expect(onLine.code, onLine.stderr).toBe(0);
+      expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
 
-    const weak = await adminWithInput('12345678', {}, 'user:create', '--email', `weak-${Date.now()}@example.test`, '--password-stdin');
-    expect(weak.code).toBe(1);
-    expect(weak.stderr).toContain('too easy to guess');
-  }, CLI_TEST_TIMEOUT_MS);
+      const weak = await adminWithInput(
+        '12345678',
+        {},
+        'user:create',
+        '--email',
+        `weak-${Date.now()}@example.test`,
+        '--password-stdin',
+      );
+      expect(weak.code).toBe(1);
+      expect(weak.stderr).toContain('too easy to guess');
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });
 
 // Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
 describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
-    const created = await admin('user:create', '--email', email, '--password', 'a long password', '--workspace', 'Ops', '--json');
+    const created = await admin(
+      'user:create',
+      '--email',
+      email,
+      '--password',
+      'a long password',
+      '--workspace',
+      'Ops',
+      '--json',
+    );
     expect(created.code, created.stderr).toBe(0);
     const user = JSON.parse(created.stdout);
-    expect(user).toEqual({ user: { id: expect.stringMatching(/^usr_/), email }, workspace: { id: expect.stringMatching(/^ws_/), name: 'Ops' }, plan: 'Trial' });
+    expect(user).toEqual({
+      user: { id: expect.stringMatching(/^usr_/), email },
+      workspace: { id: expect.stringMatching(/^ws_/), name: 'Ops' },
+      plan: 'Trial',
+    });
 
     const plan = await admin('plan:set', '--workspace', user.workspace.id, '--plan', 'Developer', '--json');
     expect(JSON.parse(plan.stdout).workspace.plan).toBe('Developer');
 
-    const keyResult = await admin('key:create', '--workspace', user.workspace.id, '--label', 'ops key', '--env', 'live', '--scopes', 'invoices:read', '--json');
+    const keyResult = await admin(
+      'key:create',
+      '--workspace',
+      user.workspace.id,
+      '--label',
+      'ops key',
+      '--env',
+      'live',
+      '--scopes',
+      'invoices:read',
+      '--json',
+    );
     const key = JSON.parse(keyResult.stdout);
-    expect(key).toEqual({ id: expect.any(Number), label: 'ops key', prefix: expect.stringMatching(/^live_/), environment: 'live', scopes: ['invoices:read'], secret: expect.stringMatching(/^live_/) });
+    expect(key).toEqual({
+      id: expect.any(Number),
+      label: 'ops key',
+      prefix: expect.stringMatching(/^live_/),
+      environment: 'live',
+      scopes: ['invoices:read'],
+      secret: expect.stringMatching(/^live_/),
+    });
     const me = await call('GET', '/v1/me', { key: key.secret });
-    expect(me.json.key).toEqual({ id: key.id, label: 'ops key', prefix: key.prefix, environment: 'live', scopes: ['invoices:read'] });
+    expect(me.json.key).toEqual({
+      id: key.id,
+      label: 'ops key',
+      prefix: key.prefix,
+      environment: 'live',
+      scopes: ['invoices:read'],
+    });
 
-    const wallet = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'tron', '--address', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', '--json');
-    expect(JSON.parse(wallet.stdout)).toEqual({ workspace_id: user.workspace.id, network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' });
+    const wallet = await admin(
+      'wallet:set',
+      '--workspace',
+      user.workspace.id,
+      '--network',
+      'tron',
+      '--address',
+      'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+      '--json',
+    );
+    expect(JSON.parse(wallet.stdout)).toEqual({
+      workspace_id: user.workspace.id,
+      network: 'tron',
+      address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+    });
     // Bitcoin takes an extended public key (the suite runs on regtest: a vpub) and shows its first addresses.
-    const btc = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'bitcoin', '--address', EXAMPLE_XPUB, '--json');
-    expect(JSON.parse(btc.stdout)).toMatchObject({ network: 'bitcoin', address: EXAMPLE_XPUB, first_addresses: [expect.stringMatching(/^bcrt1q/), expect.any(String), expect.any(String)] });
-    const plain = await admin('wallet:set', '--workspace', user.workspace.id, '--network', 'bitcoin', '--address', JSON.parse(btc.stdout).first_addresses[0]);
+    const btc = await admin(
+      'wallet:set',
+      '--workspace',
+      user.workspace.id,
+      '--network',
+      'bitcoin',
+      '--address',
+      EXAMPLE_XPUB,
+      '--json',
+    );
+    expect(JSON.parse(btc.stdout)).toMatchObject({
+      network: 'bitcoin',
+      address: EXAMPLE_XPUB,
+      first_addresses: [expect.stringMatching(/^bcrt1q/), expect.any(String), expect.any(String)],
+    });
+    const plain = await admin(
+      'wallet:set',
+      '--workspace',
+      user.workspace.id,
+      '--network',
+      'bitcoin',
+      '--address',
+      JSON.parse(btc.stdout).first_addresses[0],
+    );
     expect(plain.code).toBe(1);
     expect(plain.stderr).toMatch(/single Bitcoin address/);
 
@@ -106,7 +222,15 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     const missing = await admin('plan:set', '--workspace', 'ws_nope', '--plan', 'Business', '--json');
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout).error.message).toContain('Workspace ws_nope not found');
-    const badWallet = await admin('wallet:set', '--workspace', 'ws_nope', '--network', 'ethereum', '--address', '0x123');
+    const badWallet = await admin(
+      'wallet:set',
+      '--workspace',
+      'ws_nope',
+      '--network',
+      'ethereum',
+      '--address',
+      '0x123',
+    );
     expect(badWallet.code).toBe(1);
     expect(badWallet.stderr).toMatch(/40 hexadecimal/);
     const unknown = await admin('frobnicate');
@@ -116,14 +240,26 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
   it('a usage mistake is one line, the closest known flag or command, and where the help is — not the help', async () => {
     const hint = 'run `npm run admin -- --help` for the commands and their options';
-    const typo = await admin('key:create', '--workspace', 'ws_x', '--label', 'k', '--env', 'test', '--scope', 'invoices:read');
+    const typo = await admin(
+      'key:create',
+      '--workspace',
+      'ws_x',
+      '--label',
+      'k',
+      '--env',
+      'test',
+      '--scope',
+      'invoices:read',
+    );
     expect(typo.code).toBe(2);
     expect(typo.stderr.trim().split('\n')).toEqual(['error: unknown option --scope: did you mean --scopes?', hint]);
     expect(typo.stdout).toBe('');
     const command = await admin('key:lst', '--workspace', 'ws_x', '--json');
     expect(command.code).toBe(2);
     expect(command.stderr.trim().split('\n')).toEqual(['error: Unknown command key:lst: did you mean key:list?', hint]);
-    expect(JSON.parse(command.stdout)).toEqual({ error: { code: 'usage', message: 'Unknown command key:lst: did you mean key:list?' } });
+    expect(JSON.parse(command.stdout)).toEqual({
+      error: { code: 'usage', message: 'Unknown command key:lst: did you mean key:list?' },
+    });
     // A mistake found after the database is reached (a missing flag) reads the same way.
     const missing = await admin('plan:set', '--plan', 'Business');
     expect(missing.code).toBe(2);
@@ -133,11 +269,15 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(help.stdout).toContain('Commands:');
   });
 
-  it('lists users, workspaces (all or by email) and a workspace\'s keys, as text and --json, never with a secret', async () => {
+  it("lists users, workspaces (all or by email) and a workspace's keys, as text and --json, never with a secret", async () => {
     // The data is made through the domain functions (as the other suites do); only the list commands run as CLI
     // processes, each a few seconds of start-up on a loaded machine.
     const email = `lister-${Date.now()}@example.test`;
-    const { user, workspace } = await createUserWithWorkspace({ email, password: 'a long password', workspaceName: 'Listed' });
+    const { user, workspace } = await createUserWithWorkspace({
+      email,
+      password: 'a long password',
+      workspaceName: 'Listed',
+    });
     const created = { user, workspace };
     const workspaceId = workspace.id;
     const key = { ...(await createApiKey(workspaceId, { label: 'listed key', environment: 'test' })) };
@@ -146,18 +286,53 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
     const users = await admin('user:list', '--json');
     expect(users.code, users.stderr).toBe(0);
-    expect(JSON.parse(users.stdout).data).toContainEqual({ id: created.user.id, email, created_at: expect.any(String), workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }] });
+    expect(JSON.parse(users.stdout).data).toContainEqual({
+      id: created.user.id,
+      email,
+      created_at: expect.any(String),
+      workspaces: [{ id: workspaceId, name: 'Listed', role: 'owner' }],
+    });
 
     const mine = await admin('workspace:list', '--email', email.toUpperCase(), '--json');
-    expect(JSON.parse(mine.stdout)).toEqual({ data: [{ id: workspaceId, name: 'Listed', plan: 'Trial', created_at: expect.any(String), members: [{ email, role: 'owner' }] }] });
+    expect(JSON.parse(mine.stdout)).toEqual({
+      data: [
+        {
+          id: workspaceId,
+          name: 'Listed',
+          plan: 'Trial',
+          created_at: expect.any(String),
+          members: [{ email, role: 'owner' }],
+        },
+      ],
+    });
 
     const keys = await admin('key:list', '--workspace', workspaceId, '--json');
     expect(keys.code, keys.stderr).toBe(0);
     const listed = JSON.parse(keys.stdout);
     expect(listed.workspace_id).toBe(workspaceId);
     expect(listed.data).toEqual([
-      { id: live.key.id, label: 'live one', prefix: live.key.prefix, environment: 'live', scopes: ['invoices:read', 'invoices:write'], status: 'active', created_at: expect.any(String), last_used_at: null, revoked_at: null },
-      { id: key.key.id, label: 'listed key', prefix: key.key.prefix, environment: 'test', scopes: ['invoices:read', 'invoices:write'], status: 'revoked', created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+      {
+        id: live.key.id,
+        label: 'live one',
+        prefix: live.key.prefix,
+        environment: 'live',
+        scopes: ['invoices:read', 'invoices:write'],
+        status: 'active',
+        created_at: expect.any(String),
+        last_used_at: null,
+        revoked_at: null,
+      },
+      {
+        id: key.key.id,
+        label: 'listed key',
+        prefix: key.key.prefix,
+        environment: 'test',
+        scopes: ['invoices:read', 'invoices:write'],
+        status: 'revoked',
+        created_at: expect.any(String),
+        last_used_at: null,
+        revoked_at: expect.any(String),
+      },
     ]);
     const text = await admin('key:list', '--workspace', workspaceId);
     expect(text.stdout).toContain('listed key');
@@ -175,10 +350,34 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
 describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
   it('webhook:create prints the secret once; webhook:list never prints a secret; refused URLs and unknown events exit non-zero', async () => {
-    const created = JSON.parse((await admin('user:create', '--email', `hooks-${Date.now()}@example.test`, '--password', 'a long password', '--json')).stdout);
+    const created = JSON.parse(
+      (
+        await admin(
+          'user:create',
+          '--email',
+          `hooks-${Date.now()}@example.test`,
+          '--password',
+          'a long password',
+          '--json',
+        )
+      ).stdout,
+    );
     const workspace = created.workspace.id as string;
 
-    const hook = await admin('webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'https://93.184.215.14/hooks', '--events', 'invoice.paid,invoice.created', '--description', 'Orders', '--json');
+    const hook = await admin(
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'live',
+      '--url',
+      'https://93.184.215.14/hooks',
+      '--events',
+      'invoice.paid,invoice.created',
+      '--description',
+      'Orders',
+      '--json',
+    );
     expect(hook.code, hook.stderr).toBe(0);
     const endpoint = JSON.parse(hook.stdout);
     expect(endpoint).toEqual({
@@ -192,7 +391,15 @@ describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
       created_at: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
-    const text = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/test');
+    const text = await admin(
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'test',
+      '--url',
+      'http://93.184.215.14/test',
+    );
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/whsec_\S+/);
     expect(text.stdout).toContain('shown once');
@@ -211,18 +418,69 @@ describe('admin CLI: webhooks', { timeout: 240_000 }, () => {
     }
     expect(plain.stdout).toContain(endpoint.id);
 
-    const refused = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://127.0.0.1:9/hooks', '--json');
+    const refused = await admin(
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'test',
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--json',
+    );
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: expect.stringContaining('not a public address') });
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'webhook_url_refused',
+      message: expect.stringContaining('not a public address'),
+    });
     // The same local receiver with the development switch (npm run dev sets it; README "Test webhooks locally").
-    const local = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://localhost:4242/webhooks', '--json');
+    const local = await adminWithInput(
+      '',
+      { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'test',
+      '--url',
+      'http://localhost:4242/webhooks',
+      '--json',
+    );
     expect(local.code, local.stderr).toBe(0);
-    expect(JSON.parse(local.stdout)).toMatchObject({ url: 'http://localhost:4242/webhooks', environment: 'test', status: 'enabled' });
+    expect(JSON.parse(local.stdout)).toMatchObject({
+      url: 'http://localhost:4242/webhooks',
+      environment: 'test',
+      status: 'enabled',
+    });
     // It never lifts the https rule of live endpoints.
-    const liveLocal = await adminWithInput('', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, 'webhook:create', '--workspace', workspace, '--env', 'live', '--url', 'http://localhost:4242/webhooks', '--json');
+    const liveLocal = await adminWithInput(
+      '',
+      { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'live',
+      '--url',
+      'http://localhost:4242/webhooks',
+      '--json',
+    );
     expect(liveLocal.code).toBe(1);
-    expect(JSON.parse(liveLocal.stdout).error).toMatchObject({ code: 'webhook_url_refused', message: 'Live endpoints must use https://' });
-    const badEvent = await admin('webhook:create', '--workspace', workspace, '--env', 'test', '--url', 'http://93.184.215.14/x', '--events', 'invoice.eaten');
+    expect(JSON.parse(liveLocal.stdout).error).toMatchObject({
+      code: 'webhook_url_refused',
+      message: 'Live endpoints must use https://',
+    });
+    const badEvent = await admin(
+      'webhook:create',
+      '--workspace',
+      workspace,
+      '--env',
+      'test',
+      '--url',
+      'http://93.184.215.14/x',
+      '--events',
+      'invoice.eaten',
+    );
     expect(badEvent.code).toBe(2);
     expect(badEvent.stderr).toContain('Unknown event type(s) invoice.eaten');
     const noWorkspace = await admin('webhook:list', '--workspace', 'ws_nope', '--json');

@@ -29,20 +29,28 @@ describe('authentication headers', () => {
     expectProblem(wrongFirst, 401, 'invalid_api_key');
 
     const other = await seedAccount({ plan: 'Developer' });
-    const both = await call('GET', '/v1/me', { headers: { 'X-API-Key': other.secret, Authorization: `Bearer ${account.secret}` } });
+    const both = await call('GET', '/v1/me', {
+      headers: { 'X-API-Key': other.secret, Authorization: `Bearer ${account.secret}` },
+    });
     expect(both.status).toBe(200);
     expect(both.json.key.id).toBe(other.key.id);
   });
 
   it('an empty X-API-Key falls back to Authorization', async () => {
-    const result = await call('GET', '/v1/me', { headers: { 'X-API-Key': '', Authorization: `Bearer ${account.secret}` } });
+    const result = await call('GET', '/v1/me', {
+      headers: { 'X-API-Key': '', Authorization: `Bearer ${account.secret}` },
+    });
     expect(result.status).toBe(200);
   });
 
   it('empty headers and other schemes are a missing key', async () => {
     expectProblem(await call('GET', '/v1/me', { headers: { 'X-API-Key': '' } }), 401, 'missing_api_key');
     expectProblem(await call('GET', '/v1/me', { headers: { Authorization: 'Bearer ' } }), 401, 'missing_api_key');
-    expectProblem(await call('GET', '/v1/me', { headers: { Authorization: `Basic ${account.secret}` } }), 401, 'missing_api_key');
+    expectProblem(
+      await call('GET', '/v1/me', { headers: { Authorization: `Basic ${account.secret}` } }),
+      401,
+      'missing_api_key',
+    );
   });
 
   it('never accepts a key in the query string, and says to use a header', async () => {

@@ -13,7 +13,10 @@ describe('concurrency', () => {
     const instances = await Promise.all([startAdditionalApp({ env }), startAdditionalApp({ env })]);
     try {
       const account = await seedAccount({ plan: 'Business' });
-      const keys = [account.secret, ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
+      const keys = [
+        account.secret,
+        ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret),
+      ];
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           call('GET', '/v1/invoices?limit=1', { key: keys[i % keys.length], base: instances[i % 2]?.baseUrl }),
@@ -32,10 +35,17 @@ describe('concurrency', () => {
   it('with 100 left of the default allowance, 200 parallel requests: exactly 100 succeed, the count stops at the limit', async () => {
     const limit = (await serverPlan('Business')).monthlyLimit;
     const account = await seedAccount({ plan: 'Business' });
-    const keys = [account.secret, ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
-    await db().usageMonthly.create({ data: { workspaceId: account.workspace.id, period: monthPeriod(new Date()), count: limit - 100 } });
+    const keys = [
+      account.secret,
+      ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret),
+    ];
+    await db().usageMonthly.create({
+      data: { workspaceId: account.workspace.id, period: monthPeriod(new Date()), count: limit - 100 },
+    });
 
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => call('GET', '/v1/invoices?limit=1', { key: keys[i % keys.length] })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call('GET', '/v1/invoices?limit=1', { key: keys[i % keys.length] })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(100);
     expect(results.filter((r) => r.status === 429 && r.json.code === 'monthly_limit_exceeded')).toHaveLength(100);
     expect(await monthlyCount(account.workspace.id)).toBe(limit);
@@ -43,19 +53,32 @@ describe('concurrency', () => {
 
   it('200 parallel first requests of a fresh workspace are each counted exactly once', async () => {
     const account = await seedAccount({ plan: 'Business' });
-    const keys = [account.secret, ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => call('GET', '/v1/me', { key: keys[i % keys.length] })));
+    const keys = [
+      account.secret,
+      ...(await Promise.all(Array.from({ length: 9 }, () => createKey(account.workspace.id)))).map((k) => k.secret),
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call('GET', '/v1/me', { key: keys[i % keys.length] })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await monthlyCount(account.workspace.id)).toBe(200);
-    const daily = await db().usageDaily.aggregate({ where: { workspaceId: account.workspace.id }, _sum: { count: true } });
+    const daily = await db().usageDaily.aggregate({
+      where: { workspaceId: account.workspace.id },
+      _sum: { count: true },
+    });
     expect(daily._sum.count).toBe(200);
   });
 
   it('50 invoices each hit by a parallel cancel and simulate-payment: exactly one wins each', async () => {
     const account = await seedAccount({ plan: 'Business' });
     const scope = { workspaceId: account.workspace.id, environment: 'test' as const };
-    const invoices = await Promise.all(Array.from({ length: 50 }, () => createInvoice(scope, { ...VALID_INVOICE, expires_in: 3600 })));
-    const keys = [account.secret, ...(await Promise.all(Array.from({ length: 4 }, () => createKey(account.workspace.id)))).map((k) => k.secret)];
+    const invoices = await Promise.all(
+      Array.from({ length: 50 }, () => createInvoice(scope, { ...VALID_INVOICE, expires_in: 3600 })),
+    );
+    const keys = [
+      account.secret,
+      ...(await Promise.all(Array.from({ length: 4 }, () => createKey(account.workspace.id)))).map((k) => k.secret),
+    ];
 
     const outcomes = await Promise.all(
       invoices.map(async (invoice, i) => {

@@ -10,7 +10,10 @@ import { invoiceCount, seedAccount, VALID_INVOICE } from '../support/fixtures';
 /** The transaction that wrote each row (xmin): rows of one commit share it. */
 async function writers(table: 'invoices' | 'events', column: 'id' | 'snapshot', ids: string[]): Promise<string[]> {
   const where = column === 'id' ? 'id = ANY($1::text[])' : `snapshot->>'id' = ANY($1::text[])`;
-  const rows = await db().$queryRawUnsafe<Array<{ writer: string }>>(`SELECT xmin::text AS writer FROM ${table} WHERE ${where}`, ids);
+  const rows = await db().$queryRawUnsafe<Array<{ writer: string }>>(
+    `SELECT xmin::text AS writer FROM ${table} WHERE ${where}`,
+    ids,
+  );
   return rows.map((row) => row.writer);
 }
 
@@ -18,7 +21,11 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
   it('creates of the same moment share one durable commit, each with its own invoice and invoice.created event', async () => {
     const { workspace } = await seedAccount();
     const scope = { workspaceId: workspace.id, environment: 'test' as const };
-    const created = await Promise.all(Array.from({ length: 5 }, (_, i) => createInvoice(scope, { ...VALID_INVOICE, order_id: `group-${i}`, expires_in: 3600 })));
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        createInvoice(scope, { ...VALID_INVOICE, order_id: `group-${i}`, expires_in: 3600 }),
+      ),
+    );
 
     expect(new Set(created.map((invoice) => invoice.id)).size).toBe(5);
     expect(created.map((invoice) => invoice.order_id)).toEqual(['group-0', 'group-1', 'group-2', 'group-3', 'group-4']);
@@ -29,7 +36,11 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
     expect(eventWriters).toHaveLength(5);
     expect(new Set([...invoiceWriters, ...eventWriters]).size).toBe(1);
     // One statement wrote them all (a batch), and the events' order is the creates' order.
-    const events = await db().event.findMany({ where: { workspaceId: workspace.id, type: 'invoice.created' }, orderBy: { seq: 'asc' }, select: { snapshot: true } });
+    const events = await db().event.findMany({
+      where: { workspaceId: workspace.id, type: 'invoice.created' },
+      orderBy: { seq: 'asc' },
+      select: { snapshot: true },
+    });
     expect(events.map((event) => (event.snapshot as { id: string }).id)).toEqual(ids);
   });
 
@@ -112,12 +123,16 @@ describe('group commit of invoice creates (lib/db-group-commit.ts)', () => {
       at: now,
       recorded: false,
     });
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => createInvoice(scope, CreateInvoiceBody.parse(VALID_INVOICE), now, claim())));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => createInvoice(scope, CreateInvoiceBody.parse(VALID_INVOICE), now, claim())),
+    );
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
     expect(refused.filter((error) => !isIdempotencyConflict(error)).map(String)).toEqual([]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     expect(await invoiceCount(account.workspace.id)).toBe(1);
-    const record = await db().idempotencyRecord.findFirstOrThrow({ where: { workspaceId: account.workspace.id, key: 'one-moment' } });
+    const record = await db().idempotencyRecord.findFirstOrThrow({
+      where: { workspaceId: account.workspace.id, key: 'one-moment' },
+    });
     expect(record.responseStatus).toBe(201);
     expect(record.responseSnapshot).not.toBeNull();
   });

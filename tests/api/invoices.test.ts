@@ -41,7 +41,9 @@ describe('POST /v1/invoices', () => {
     // Stored as a JSON object (a jsonb parameter sent as a string would be stored as a JSON string).
     const stored = await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     expect(stored.metadata).toEqual({ customer: 'c_1' });
-    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json.metadata).toEqual({ customer: 'c_1' });
+    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json.metadata).toEqual({
+      customer: 'c_1',
+    });
   });
 
   it('a test invoice shows the documented test address even when the workspace has a wallet (docs/api.md)', async () => {
@@ -59,7 +61,9 @@ describe('POST /v1/invoices', () => {
     const wallet = await setTronWallet(account.workspace.id);
     const created = await create(account.secret);
     await db().invoice.update({ where: { id: created.json.id }, data: { payAddress: wallet.address } });
-    expect((await call('GET', `/v1/invoices/${created.json.id}`, { key: account.secret })).json.pay_address).toBe(TEST_PAY_ADDRESSES.tron);
+    expect((await call('GET', `/v1/invoices/${created.json.id}`, { key: account.secret })).json.pay_address).toBe(
+      TEST_PAY_ADDRESSES.tron,
+    );
     const list = await call('GET', '/v1/invoices', { key: account.secret });
     expect(list.json.data[0].pay_address).toBe(TEST_PAY_ADDRESSES.tron);
   });
@@ -77,7 +81,11 @@ describe('POST /v1/invoices', () => {
   it('refuses mode or environment in the body, saying the key decides', async () => {
     const account = await seedAccount();
     for (const field of ['mode', 'environment']) {
-      const problem = expectProblem(await create(account.secret, { ...VALID_INVOICE, [field]: 'live' }), 400, 'validation_failed');
+      const problem = expectProblem(
+        await create(account.secret, { ...VALID_INVOICE, [field]: 'live' }),
+        400,
+        'validation_failed',
+      );
       expect(problem.errors).toEqual([{ path: field, message: expect.stringMatching(/key/) }]);
     }
   });
@@ -90,7 +98,11 @@ describe('GET /v1/invoices/{id}', () => {
     const found = await call('GET', `/v1/invoices/${created.id}`, { key: account.secret });
     expect(found.status).toBe(200);
     expect(found.json).toEqual(created);
-    expectProblem(await call('GET', '/v1/invoices/inv_000000000000000000000000', { key: account.secret }), 404, 'invoice_not_found');
+    expectProblem(
+      await call('GET', '/v1/invoices/inv_000000000000000000000000', { key: account.secret }),
+      404,
+      'invoice_not_found',
+    );
     expectProblem(await call('GET', '/v1/invoices/nope', { key: account.secret }), 404, 'invoice_not_found');
   });
 });
@@ -99,7 +111,8 @@ describe('GET /v1/invoices', () => {
   it('lists newest first with cursor pagination', async () => {
     const account = await seedAccount();
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await create(account.secret, { ...VALID_INVOICE, order_id: `o-${i}` })).json.id);
+    for (let i = 0; i < 7; i++)
+      ids.push((await create(account.secret, { ...VALID_INVOICE, order_id: `o-${i}` })).json.id);
     const newestFirst = [...ids].reverse();
 
     const seen: string[] = [];
@@ -125,8 +138,21 @@ describe('GET /v1/invoices', () => {
     const page = await call('GET', '/v1/invoices', { key: account.secret });
     expect(page.json.data).toHaveLength(20);
     expect(page.json.has_more).toBe(true);
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'status=unknown', 'starting_after=inv_000000000000000000000000', 'starting_after=x', 'colour=blue']) {
-      const problem = expectProblem(await call('GET', `/v1/invoices?${query}`, { key: account.secret }), 400, 'validation_failed');
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'limit=1.5',
+      'status=unknown',
+      'starting_after=inv_000000000000000000000000',
+      'starting_after=x',
+      'colour=blue',
+    ]) {
+      const problem = expectProblem(
+        await call('GET', `/v1/invoices?${query}`, { key: account.secret }),
+        400,
+        'validation_failed',
+      );
       expect(problem.errors?.[0]?.path).toBe(query.split('=')[0]);
     }
   });
@@ -142,7 +168,9 @@ describe('GET /v1/invoices', () => {
     await db().invoice.update({ where: { id: expired }, data: { expiresAt: new Date(Date.now() - 1000) } });
 
     const byStatus = async (status: string) =>
-      (await call('GET', `/v1/invoices?status=${status}`, { key: account.secret })).json.data.map((i: { id: string }) => i.id);
+      (await call('GET', `/v1/invoices?status=${status}`, { key: account.secret })).json.data.map(
+        (i: { id: string }) => i.id,
+      );
     expect(await byStatus('pending')).toEqual([pending]);
     expect(await byStatus('cancelled')).toEqual([cancelled]);
     expect(await byStatus('paid')).toEqual([paid]);
@@ -158,8 +186,16 @@ describe('invoice transitions', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.json.status).toBe('cancelled');
     expect(cancelled.json.cancelled_at).not.toBeNull();
-    expectProblem(await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }), 409, 'invoice_not_cancellable');
-    expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 409, 'invoice_not_payable');
+    expectProblem(
+      await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }),
+      409,
+      'invoice_not_cancellable',
+    );
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }),
+      409,
+      'invoice_not_payable',
+    );
   });
 
   it('simulate-payment: pending → paid with a simulated payment, then 409', async () => {
@@ -168,9 +204,21 @@ describe('invoice transitions', () => {
     const paid = await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret });
     expect(paid.status).toBe(200);
     expect(paid.json.status).toBe('paid');
-    expect(paid.json.payment).toEqual({ tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '10.5', simulated: true });
-    expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 409, 'invoice_not_payable');
-    expectProblem(await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }), 409, 'invoice_not_cancellable');
+    expect(paid.json.payment).toEqual({
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      amount: '10.5',
+      simulated: true,
+    });
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }),
+      409,
+      'invoice_not_payable',
+    );
+    expectProblem(
+      await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }),
+      409,
+      'invoice_not_cancellable',
+    );
     expect((await call('GET', `/v1/invoices/${id}`, { key: account.secret })).json.status).toBe('paid');
   });
 
@@ -178,7 +226,11 @@ describe('invoice transitions', () => {
     const account = await seedAccount({ environment: 'live' });
     await setEvmWallet(account.workspace.id);
     const id = (await create(account.secret, LIVE_INVOICE)).json.id;
-    expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 403, 'test_mode_only');
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }),
+      403,
+      'test_mode_only',
+    );
     expect((await call('GET', `/v1/invoices/${id}`, { key: account.secret })).json.status).toBe('pending');
   });
 
@@ -187,14 +239,26 @@ describe('invoice transitions', () => {
     const id = (await create(account.secret)).json.id;
     await db().invoice.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await call('GET', `/v1/invoices/${id}`, { key: account.secret })).json.status).toBe('expired');
-    expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 409, 'invoice_not_payable');
-    expectProblem(await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }), 409, 'invoice_not_cancellable');
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }),
+      409,
+      'invoice_not_payable',
+    );
+    expectProblem(
+      await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }),
+      409,
+      'invoice_not_cancellable',
+    );
   });
 
   it('transitions refuse a body with fields', async () => {
     const account = await seedAccount();
     const id = (await create(account.secret)).json.id;
-    expectProblem(await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret, body: { reason: 'x' } }), 400, 'validation_failed');
+    expectProblem(
+      await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret, body: { reason: 'x' } }),
+      400,
+      'validation_failed',
+    );
     expect((await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret, body: {} })).status).toBe(200);
   });
 

@@ -14,10 +14,21 @@ describe('GET /v1/me', () => {
     expect(result.headers.get('request-id')).toMatch(/^req_[0-9A-Za-z]+$/);
     const developer = await serverPlan('Developer');
     expect(result.json).toEqual({
-      key: { id: account.key.id, label: 'test key', prefix: account.key.prefix, environment: 'live', scopes: ['invoices:read'] },
+      key: {
+        id: account.key.id,
+        label: 'test key',
+        prefix: account.key.prefix,
+        environment: 'live',
+        scopes: ['invoices:read'],
+      },
       usage: { monthly_requests: 1, monthly_limit: developer.monthlyLimit },
       workspace: { id: account.workspace.id, name: account.workspace.name },
-      plan: { name: 'Developer', api_access: true, monthly_limit: developer.monthlyLimit, rate_limit_per_second: developer.rateLimitPerSecond },
+      plan: {
+        name: 'Developer',
+        api_access: true,
+        monthly_limit: developer.monthlyLimit,
+        rate_limit_per_second: developer.rateLimitPerSecond,
+      },
     });
     expect(account.key.prefix).toMatch(/^live_[0-9A-Za-z]{8}$/);
     expect(account.secret.startsWith(account.key.prefix)).toBe(true);
@@ -42,7 +53,9 @@ describe('GET /v1/me', () => {
   it('answers at the monthly limit without counting, while other endpoints get 429', async () => {
     const account = await seedAccount({ plan: 'Developer' });
     const limit = (await serverPlan('Developer')).monthlyLimit;
-    await db().usageMonthly.create({ data: { workspaceId: account.workspace.id, period: monthPeriod(new Date()), count: limit } });
+    await db().usageMonthly.create({
+      data: { workspaceId: account.workspace.id, period: monthPeriod(new Date()), count: limit },
+    });
 
     const me = await call('GET', '/v1/me', { key: account.secret });
     expect(me.status).toBe(200);
@@ -66,8 +79,16 @@ describe('GET /v1/me', () => {
     const account = await seedAccount({ plan: 'Developer' });
     const result = await call('GET', '/v1/me', { key: account.secret });
     const { rate_limit_per_second: perSecond, monthly_limit: monthly } = result.json.plan;
-    expect(result.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-second";q=${perSecond};w=1, "workspace";q=${2 * perSecond};w=1, "monthly";q=${monthly};w=\\d+$`));
-    expect(result.headers.get('ratelimit')).toMatch(new RegExp(`^"per-second";r=${perSecond - 1};t=1, "workspace";r=${2 * perSecond - 1};t=1, "monthly";r=${monthly - 1};t=\\d+$`));
+    expect(result.headers.get('ratelimit-policy')).toMatch(
+      new RegExp(
+        `^"per-second";q=${perSecond};w=1, "workspace";q=${2 * perSecond};w=1, "monthly";q=${monthly};w=\\d+$`,
+      ),
+    );
+    expect(result.headers.get('ratelimit')).toMatch(
+      new RegExp(
+        `^"per-second";r=${perSecond - 1};t=1, "workspace";r=${2 * perSecond - 1};t=1, "monthly";r=${monthly - 1};t=\\d+$`,
+      ),
+    );
   });
 
   it('refuses Trial and Merchant plans on /v1/me too', async () => {

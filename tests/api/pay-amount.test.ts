@@ -54,7 +54,9 @@ describe('pay_amount and payment_uri', () => {
     expect(suffix).toBeGreaterThanOrEqual(1);
     expect(suffix).toBeLessThanOrEqual(9999);
     const units = BigInt(Math.round(10.5 * 1e6)) + BigInt(suffix);
-    expect(invoice.payment_uri).toBe(`ethereum:${chain.tokens.USDT}@${chain.chainId}/transfer?address=${EVM_WALLET}&uint256=${units}`);
+    expect(invoice.payment_uri).toBe(
+      `ethereum:${chain.tokens.USDT}@${chain.chainId}/transfer?address=${EVM_WALLET}&uint256=${units}`,
+    );
     const read = (await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json;
     expect(read).toEqual(invoice);
     const listed = (await call('GET', '/v1/invoices', { key: account.secret })).json.data[0];
@@ -83,7 +85,9 @@ describe('pay_amount and payment_uri', () => {
     const a = await liveAccount();
     const b = await seedAccount({ environment: 'live' });
     await setEvmWallet(b.workspace.id, 'ethereum', EVM_WALLET.toLowerCase());
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 ? a.secret : b.secret, { ...LIVE_INVOICE, amount: '7' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create(i % 2 ? a.secret : b.secret, { ...LIVE_INVOICE, amount: '7' })),
+    );
     expect(new Set(results.map((r) => r.json.pay_amount)).size).toBe(20);
   });
 
@@ -95,17 +99,27 @@ describe('pay_amount and payment_uri', () => {
     expect(reservation.payAmount.toFixed()).toBe(invoice.pay_amount);
     expect(reservation.reservedUntil.getTime()).toBe(Date.parse(invoice.expires_at) + 24 * 3600 * 1000);
     // Every other suffix taken by live reservations, this one past its window: the next create takes it over.
-    await db().$executeRaw`INSERT INTO amount_reservations (network, currency, address, pay_amount, invoice_id, reserved_until)
+    await db()
+      .$executeRaw`INSERT INTO amount_reservations (network, currency, address, pay_amount, invoice_id, reserved_until)
       SELECT 'ethereum', 'USDT', ${reservation.address}, 3 + k * 0.000001, 'inv_other', now() + interval '1 day'
       FROM generate_series(1, 9999) k WHERE 3 + k * 0.000001 <> ${reservation.payAmount}::numeric`;
     expectProblem(await create(account.secret, { ...LIVE_INVOICE, amount: '3' }), 422, 'pay_amounts_exhausted');
     await db().amountReservation.update({
-      where: { network_currency_address_payAmount: { network: 'ethereum', currency: 'USDT', address: reservation.address, payAmount: reservation.payAmount } },
+      where: {
+        network_currency_address_payAmount: {
+          network: 'ethereum',
+          currency: 'USDT',
+          address: reservation.address,
+          payAmount: reservation.payAmount,
+        },
+      },
       data: { reservedUntil: new Date(Date.now() - 1000) },
     });
     const next = (await create(account.secret, { ...LIVE_INVOICE, amount: '3' })).json;
     expect(next.pay_amount).toBe(invoice.pay_amount);
-    expect((await db().amountReservation.findFirstOrThrow({ where: { invoiceId: next.id } })).reservedUntil.getTime()).toBeGreaterThan(Date.now());
+    expect(
+      (await db().amountReservation.findFirstOrThrow({ where: { invoiceId: next.id } })).reservedUntil.getTime(),
+    ).toBeGreaterThan(Date.now());
   });
 });
 
@@ -113,10 +127,18 @@ describe('networks this deployment does not watch', () => {
   it('live invoices there → 422 network_not_watched naming the setting; test invoices are unaffected', async () => {
     const account = await seedAccount({ environment: 'live' });
     await setEvmWallet(account.workspace.id, 'polygon');
-    const polygon = expectProblem(await create(account.secret, { ...LIVE_INVOICE, network: 'polygon' }), 422, 'network_not_watched');
+    const polygon = expectProblem(
+      await create(account.secret, { ...LIVE_INVOICE, network: 'polygon' }),
+      422,
+      'network_not_watched',
+    );
     expect(polygon.detail).toContain('RPC_URL_POLYGON');
     // The suite's servers watch bitcoin (a regtest node per lane): there, a live invoice needs the wallet first.
-    expectProblem(await create(account.secret, { amount: '0.01', currency: 'BTC', network: 'bitcoin' }), 422, 'wallet_not_configured');
+    expectProblem(
+      await create(account.secret, { amount: '0.01', currency: 'BTC', network: 'bitcoin' }),
+      422,
+      'wallet_not_configured',
+    );
     const testAccount = await seedAccount();
     expect((await create(testAccount.secret, { ...LIVE_INVOICE, network: 'polygon' })).status).toBe(201);
   });
@@ -128,7 +150,11 @@ describe('redirect_url', () => {
     const url = 'https://shop.example/thanks?order=1';
     expect((await create(account.secret, { ...VALID_INVOICE, redirect_url: url })).json.redirect_url).toBe(url);
     for (const bad of ['http://shop.example/thanks', 'not a url', `https://shop.example/${'a'.repeat(2000)}`]) {
-      const problem = expectProblem(await create(account.secret, { ...VALID_INVOICE, redirect_url: bad }), 400, 'validation_failed');
+      const problem = expectProblem(
+        await create(account.secret, { ...VALID_INVOICE, redirect_url: bad }),
+        400,
+        'validation_failed',
+      );
       expect(problem.errors?.[0]?.path).toBe('redirect_url');
     }
   });
@@ -138,12 +164,27 @@ describe('processing', () => {
   it('a processing invoice neither expires nor can be cancelled or simulated', async () => {
     const account = await seedAccount();
     const id = (await create(account.secret, VALID_INVOICE)).json.id;
-    await db().invoice.update({ where: { id }, data: { status: 'processing', expiresAt: new Date(Date.now() - 1000) } });
+    await db().invoice.update({
+      where: { id },
+      data: { status: 'processing', expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await call('GET', `/v1/invoices/${id}`, { key: account.secret })).json.status).toBe('processing');
-    expect((await call('GET', '/v1/invoices?status=processing', { key: account.secret })).json.data.map((i: { id: string }) => i.id)).toEqual([id]);
-    const problem = expectProblem(await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }), 409, 'invoice_not_cancellable');
+    expect(
+      (await call('GET', '/v1/invoices?status=processing', { key: account.secret })).json.data.map(
+        (i: { id: string }) => i.id,
+      ),
+    ).toEqual([id]);
+    const problem = expectProblem(
+      await call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret }),
+      409,
+      'invoice_not_cancellable',
+    );
     expect(problem.detail).toMatch(/processing/);
-    expectProblem(await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }), 409, 'invoice_not_payable');
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${id}/simulate-payment`, { key: account.secret }),
+      409,
+      'invoice_not_payable',
+    );
   });
 
   it('a simulated payment counts as amount_received', async () => {

@@ -4,7 +4,13 @@ import { call, expectProblem } from '../support/http';
 
 describe('routing and response envelope', () => {
   it('unknown routes under /v1 → 404 problem', async () => {
-    for (const path of ['/v1', '/v1/', '/v1/nope', '/v1/invoices/inv_000000000000000000000000/refund', '/v1/test/other']) {
+    for (const path of [
+      '/v1',
+      '/v1/',
+      '/v1/nope',
+      '/v1/invoices/inv_000000000000000000000000/refund',
+      '/v1/test/other',
+    ]) {
       const result = await call('GET', path);
       expectProblem(result, 404, 'route_not_found');
     }
@@ -29,7 +35,11 @@ describe('routing and response envelope', () => {
   it('every response carries a unique Request-Id', async () => {
     const account = await seedAccount();
     const ids = new Set<string>();
-    for (const result of [await call('GET', '/v1/me', { key: account.secret }), await call('GET', '/v1/me'), await call('GET', '/v1/nope')]) {
+    for (const result of [
+      await call('GET', '/v1/me', { key: account.secret }),
+      await call('GET', '/v1/me'),
+      await call('GET', '/v1/nope'),
+    ]) {
       const id = result.headers.get('request-id');
       expect(id).toMatch(/^req_[0-9A-Za-z]+$/);
       ids.add(id ?? '');
@@ -38,7 +48,10 @@ describe('routing and response envelope', () => {
   });
 
   it('problem bodies leak no stack traces', async () => {
-    const result = await call('POST', '/v1/invoices', { rawBody: '{', headers: { 'Content-Type': 'application/json' } });
+    const result = await call('POST', '/v1/invoices', {
+      rawBody: '{',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(result.text).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/);
   });
 });

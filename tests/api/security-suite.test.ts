@@ -24,9 +24,28 @@ interface RouteCase {
 const ROUTES: RouteCase[] = [
   { name: 'GET /v1/me', method: 'GET', path: () => '/v1/me', scope: null, byId: false },
   { name: 'GET /v1/invoices', method: 'GET', path: () => '/v1/invoices', scope: 'invoices:read', byId: false },
-  { name: 'POST /v1/invoices', method: 'POST', path: () => '/v1/invoices', scope: 'invoices:write', body: VALID_INVOICE, byId: false },
-  { name: 'GET /v1/invoices/{id}', method: 'GET', path: (id) => `/v1/invoices/${id}`, scope: 'invoices:read', byId: true },
-  { name: 'POST /v1/invoices/{id}/cancel', method: 'POST', path: (id) => `/v1/invoices/${id}/cancel`, scope: 'invoices:write', byId: true },
+  {
+    name: 'POST /v1/invoices',
+    method: 'POST',
+    path: () => '/v1/invoices',
+    scope: 'invoices:write',
+    body: VALID_INVOICE,
+    byId: false,
+  },
+  {
+    name: 'GET /v1/invoices/{id}',
+    method: 'GET',
+    path: (id) => `/v1/invoices/${id}`,
+    scope: 'invoices:read',
+    byId: true,
+  },
+  {
+    name: 'POST /v1/invoices/{id}/cancel',
+    method: 'POST',
+    path: (id) => `/v1/invoices/${id}/cancel`,
+    scope: 'invoices:write',
+    byId: true,
+  },
   {
     name: 'POST /v1/test/invoices/{id}/simulate-payment',
     method: 'POST',
@@ -36,14 +55,28 @@ const ROUTES: RouteCase[] = [
   },
   // Event routes: authentication, scope and the query rule (event isolation is tested in the events suites).
   { name: 'GET /v1/events', method: 'GET', path: () => '/v1/events', scope: 'invoices:read', byId: false },
-  { name: 'GET /v1/events/{id}', method: 'GET', path: () => '/v1/events/evt_000000000000000000000000', scope: 'invoices:read', byId: false },
+  {
+    name: 'GET /v1/events/{id}',
+    method: 'GET',
+    path: () => '/v1/events/evt_000000000000000000000000',
+    scope: 'invoices:read',
+    byId: false,
+  },
   // Rates are no tenant's data; the route is held to the same checks (its answer is in tests/rates).
-  { name: 'GET /v1/rates', method: 'GET', path: () => '/v1/rates?currency=USDT&price_currency=EUR', scope: 'invoices:read', byId: false },
+  {
+    name: 'GET /v1/rates',
+    method: 'GET',
+    path: () => '/v1/rates?currency=USDT&price_currency=EUR',
+    scope: 'invoices:read',
+    byId: false,
+  },
 ];
 
 describe('security suite coverage', () => {
   it('covers every operation of the registry', () => {
-    expect(ROUTES.map((route) => route.name).sort()).toEqual(ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
+    expect(ROUTES.map((route) => route.name).sort()).toEqual(
+      ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort(),
+    );
   });
 });
 
@@ -60,7 +93,12 @@ for (const route of ROUTES) {
 
     beforeAll(async () => {
       owner = await seedAccount({ plan: 'Business', environment: 'test' });
-      invoiceId = (await createInvoice({ workspaceId: owner.workspace.id, environment: 'test' }, { ...VALID_INVOICE, expires_in: 3600 })).id;
+      invoiceId = (
+        await createInvoice(
+          { workspaceId: owner.workspace.id, environment: 'test' },
+          { ...VALID_INVOICE, expires_in: 3600 },
+        )
+      ).id;
     });
 
     it('no key → 401 missing_api_key with a Bearer challenge', async () => {
@@ -70,7 +108,13 @@ for (const route of ROUTES) {
     });
 
     it('malformed key → 401 invalid_api_key', async () => {
-      for (const bad of ['test_short', 'prod_' + 'a'.repeat(36), owner.secret + 'x', owner.secret.replace('_', '-'), 'test_' + '!'.repeat(36)]) {
+      for (const bad of [
+        'test_short',
+        'prod_' + 'a'.repeat(36),
+        owner.secret + 'x',
+        owner.secret.replace('_', '-'),
+        'test_' + '!'.repeat(36),
+      ]) {
         const result = await send(bad);
         expectProblem(result, 401, 'invalid_api_key');
         expect(result.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
@@ -113,7 +157,9 @@ for (const route of ROUTES) {
         const problem = expectProblem(result, 403, 'missing_scope');
         expect(problem.detail).toBe(`API key scope ${scope} is required`);
         // RFC 6750 §3: the challenge names the missing scope.
-        expect(result.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="insufficient_scope", scope="${scope}"`);
+        expect(result.headers.get('www-authenticate')).toBe(
+          `Bearer realm="api", error="insufficient_scope", scope="${scope}"`,
+        );
       });
     } else {
       it('needs no scope: a key with either single scope is accepted', async () => {
@@ -126,7 +172,10 @@ for (const route of ROUTES) {
 
     it('an unknown query parameter → 400 validation_failed naming it, nothing counted as a success', async () => {
       const separator = route.path(invoiceId).includes('?') ? '&' : '?';
-      const result = await call(route.method, `${route.path(invoiceId)}${separator}expand=all&api_key=x`, { key: owner.secret, body: route.body });
+      const result = await call(route.method, `${route.path(invoiceId)}${separator}expand=all&api_key=x`, {
+        key: owner.secret,
+        body: route.body,
+      });
       const problem = expectProblem(result, 400, 'validation_failed');
       expect(problem.errors?.map((error) => error.path).sort()).toEqual(['api_key', 'expand']);
       expect(problem.errors?.[0]?.message).toMatch(/^Unknown field /);
@@ -159,8 +208,14 @@ describe('security: listing is isolated by workspace and environment', () => {
     const a = await seedAccount({ plan: 'Business', environment: 'test' });
     const aLive = await createKey(a.workspace.id, { environment: 'live' });
     const b = await seedAccount({ plan: 'Business', environment: 'test' });
-    const aTest = await createInvoice({ workspaceId: a.workspace.id, environment: 'test' }, { ...VALID_INVOICE, expires_in: 3600 });
-    const bTest = await createInvoice({ workspaceId: b.workspace.id, environment: 'test' }, { ...VALID_INVOICE, expires_in: 3600 });
+    const aTest = await createInvoice(
+      { workspaceId: a.workspace.id, environment: 'test' },
+      { ...VALID_INVOICE, expires_in: 3600 },
+    );
+    const bTest = await createInvoice(
+      { workspaceId: b.workspace.id, environment: 'test' },
+      { ...VALID_INVOICE, expires_in: 3600 },
+    );
 
     const listA = await call('GET', '/v1/invoices', { key: a.secret });
     expect(listA.json.data.map((i: { id: string }) => i.id)).toEqual([aTest.id]);
@@ -169,8 +224,15 @@ describe('security: listing is isolated by workspace and environment', () => {
     const listB = await call('GET', '/v1/invoices', { key: b.secret });
     expect(listB.json.data.map((i: { id: string }) => i.id)).toEqual([bTest.id]);
     // Another tenant's (or environment's) invoice positions nothing: the cursor is looked up in the key's scope.
-    for (const [key, cursor] of [[a.secret, bTest.id], [aLive.secret, aTest.id]] as const) {
-      const problem = expectProblem(await call('GET', `/v1/invoices?starting_after=${cursor}`, { key }), 400, 'validation_failed');
+    for (const [key, cursor] of [
+      [a.secret, bTest.id],
+      [aLive.secret, aTest.id],
+    ] as const) {
+      const problem = expectProblem(
+        await call('GET', `/v1/invoices?starting_after=${cursor}`, { key }),
+        400,
+        'validation_failed',
+      );
       expect(problem.errors?.[0]?.path).toBe('starting_after');
     }
   });

@@ -8,21 +8,49 @@ const BAD_BODIES: { name: string; body: Record<string, unknown>; path: string; m
   { name: 'amount missing', body: { currency: 'USDT', network: 'tron' }, path: 'amount' },
   { name: 'negative amount', body: { ...VALID_INVOICE, amount: '-1' }, path: 'amount' },
   { name: 'zero amount', body: { ...VALID_INVOICE, amount: '0' }, path: 'amount', message: /greater than 0/ },
-  { name: 'zero amount with fraction', body: { ...VALID_INVOICE, amount: '0.000' }, path: 'amount', message: /greater than 0/ },
+  {
+    name: 'zero amount with fraction',
+    body: { ...VALID_INVOICE, amount: '0.000' },
+    path: 'amount',
+    message: /greater than 0/,
+  },
   { name: 'exponent', body: { ...VALID_INVOICE, amount: '1e3' }, path: 'amount' },
   { name: 'plus sign', body: { ...VALID_INVOICE, amount: '+1' }, path: 'amount' },
   { name: 'leading zeros', body: { ...VALID_INVOICE, amount: '007' }, path: 'amount' },
   { name: 'trailing dot', body: { ...VALID_INVOICE, amount: '1.' }, path: 'amount' },
-  { name: 'too precise for USDT', body: { ...VALID_INVOICE, amount: '1.1234567' }, path: 'amount', message: /6 decimals/ },
-  { name: 'too precise for BTC', body: { amount: '0.123456789', currency: 'BTC', network: 'bitcoin' }, path: 'amount', message: /8 decimals/ },
+  {
+    name: 'too precise for USDT',
+    body: { ...VALID_INVOICE, amount: '1.1234567' },
+    path: 'amount',
+    message: /6 decimals/,
+  },
+  {
+    name: 'too precise for BTC',
+    body: { amount: '0.123456789', currency: 'BTC', network: 'bitcoin' },
+    path: 'amount',
+    message: /8 decimals/,
+  },
   { name: 'unsupported currency', body: { ...VALID_INVOICE, currency: 'DOGE' }, path: 'currency' },
-  { name: 'unsupported pair', body: { ...VALID_INVOICE, currency: 'BTC', network: 'tron' }, path: 'network', message: /not supported/ },
+  {
+    name: 'unsupported pair',
+    body: { ...VALID_INVOICE, currency: 'BTC', network: 'tron' },
+    path: 'network',
+    message: /not supported/,
+  },
   { name: 'unknown network', body: { ...VALID_INVOICE, network: 'solana' }, path: 'network' },
   { name: 'currency wrong type', body: { ...VALID_INVOICE, currency: 5 }, path: 'currency' },
   { name: 'description too long', body: { ...VALID_INVOICE, description: 'x'.repeat(501) }, path: 'description' },
   { name: 'order_id too long', body: { ...VALID_INVOICE, order_id: 'x'.repeat(129) }, path: 'order_id' },
-  { name: 'too many metadata keys', body: { ...VALID_INVOICE, metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, path: 'metadata' },
-  { name: 'metadata value too long', body: { ...VALID_INVOICE, metadata: { note: 'x'.repeat(501) } }, path: 'metadata.note' },
+  {
+    name: 'too many metadata keys',
+    body: { ...VALID_INVOICE, metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) },
+    path: 'metadata',
+  },
+  {
+    name: 'metadata value too long',
+    body: { ...VALID_INVOICE, metadata: { note: 'x'.repeat(501) } },
+    path: 'metadata.note',
+  },
   { name: 'metadata value not a string', body: { ...VALID_INVOICE, metadata: { n: 1 } }, path: 'metadata.n' },
   { name: 'metadata not an object', body: { ...VALID_INVOICE, metadata: ['a'] }, path: 'metadata' },
   { name: 'expires_in too short', body: { ...VALID_INVOICE, expires_in: 299 }, path: 'expires_in' },
@@ -41,7 +69,11 @@ describe('invoice body validation', () => {
   for (const testCase of BAD_BODIES) {
     it(`${testCase.name} → 400 naming ${testCase.path}, nothing written`, async () => {
       const before = await invoiceCount(account.workspace.id);
-      const problem = expectProblem(await call('POST', '/v1/invoices', { key: account.secret, body: testCase.body }), 400, 'validation_failed');
+      const problem = expectProblem(
+        await call('POST', '/v1/invoices', { key: account.secret, body: testCase.body }),
+        400,
+        'validation_failed',
+      );
       const error = problem.errors?.find((candidate) => candidate.path === testCase.path);
       expect(error, JSON.stringify(problem.errors)).toBeDefined();
       if (testCase.message) expect(error?.message).toMatch(testCase.message);
@@ -68,14 +100,30 @@ describe('invoice body validation', () => {
   ] as const) {
     it(`${name} → 400 malformed_json, nothing written`, async () => {
       const before = await invoiceCount(account.workspace.id);
-      expectProblem(await call('POST', '/v1/invoices', { key: account.secret, rawBody, headers: { 'Content-Type': 'application/json' } }), 400, 'malformed_json');
+      expectProblem(
+        await call('POST', '/v1/invoices', {
+          key: account.secret,
+          rawBody,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+        400,
+        'malformed_json',
+      );
       expect(await invoiceCount(account.workspace.id)).toBe(before);
     });
   }
 
   it('a JSON array, string or null body → 400 validation_failed', async () => {
     for (const rawBody of ['[]', '"x"', 'null', '42']) {
-      expectProblem(await call('POST', '/v1/invoices', { key: account.secret, rawBody, headers: { 'Content-Type': 'application/json' } }), 400, 'validation_failed');
+      expectProblem(
+        await call('POST', '/v1/invoices', {
+          key: account.secret,
+          rawBody,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+        400,
+        'validation_failed',
+      );
     }
   });
 

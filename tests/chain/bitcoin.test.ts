@@ -18,7 +18,10 @@ async function liveAccount() {
 }
 
 async function createInvoice(secret: string, amount = '0.0015') {
-  const result = await call('POST', '/v1/invoices', { key: secret, body: { amount, currency: 'BTC', network: 'bitcoin' } });
+  const result = await call('POST', '/v1/invoices', {
+    key: secret,
+    body: { amount, currency: 'BTC', network: 'bitcoin' },
+  });
   expect(result.status).toBe(201);
   return result.json;
 }
@@ -41,10 +44,15 @@ describe('Bitcoin invoices', () => {
       expect(invoice.pay_amount).toBe('0.0015');
       expect(invoice.payment_uri).toBe(`bitcoin:${invoice.pay_address}?amount=0.0015`);
     }
-    const rows = await db().bitcoinAddress.findMany({ where: { workspaceId: account.workspace.id }, orderBy: { derivationIndex: 'asc' } });
+    const rows = await db().bitcoinAddress.findMany({
+      where: { workspaceId: account.workspace.id },
+      orderBy: { derivationIndex: 'asc' },
+    });
     expect(rows.map((row) => row.derivationIndex)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     // A plain address is refused as a wallet, with the reason.
-    await expect(setWallet(account.workspace.id, { network: 'bitcoin', address: addresses[0] })).rejects.toThrow(/single Bitcoin address/);
+    await expect(setWallet(account.workspace.id, { network: 'bitcoin', address: addresses[0] })).rejects.toThrow(
+      /single Bitcoin address/,
+    );
   });
 
   it('exact payment: mempool → processing with 0 confirmations → paid at 2', async () => {
@@ -56,9 +64,22 @@ describe('Bitcoin invoices', () => {
     await w.tick();
     const processing = await read(account.secret, invoice.id);
     expect(processing.status).toBe('processing');
-    expect(processing.payments).toEqual([expect.objectContaining({ tx_hash: txid, amount: '0.0015', status: 'pending', confirmations: 0, block_number: null })]);
+    expect(processing.payments).toEqual([
+      expect.objectContaining({
+        tx_hash: txid,
+        amount: '0.0015',
+        status: 'pending',
+        confirmations: 0,
+        block_number: null,
+      }),
+    ]);
     // The hosted page: payment detected, 0 of 2 confirmations; its BIP-21 link opens a wallet.
-    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({ status: 'processing', confirmations: 0, confirmations_required: 2, amount_due: null });
+    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({
+      status: 'processing',
+      confirmations: 0,
+      confirmations_required: 2,
+      amount_due: null,
+    });
     const page = await (await fetch(invoice.hosted_url)).text();
     expect(page).toContain('Payment detected — 0 of 2 confirmations');
     expect(page).toContain(`href="${invoice.payment_uri}"`);
@@ -68,8 +89,17 @@ describe('Bitcoin invoices', () => {
     await mine(1);
     await w.tick();
     const paid = await read(account.secret, invoice.id);
-    expect(paid).toMatchObject({ status: 'paid', amount_received: '0.0015', payment_exception: null, payment: { tx_hash: txid } });
-    expect(paid.payments[0]).toMatchObject({ status: 'confirmed', confirmations: bitcoin.confirmations, log_index: expect.any(Number) });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      amount_received: '0.0015',
+      payment_exception: null,
+      payment: { tx_hash: txid },
+    });
+    expect(paid.payments[0]).toMatchObject({
+      status: 'confirmed',
+      confirmations: bitcoin.confirmations,
+      log_index: expect.any(Number),
+    });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
   });
 
@@ -85,7 +115,11 @@ describe('Bitcoin invoices', () => {
     const underpaid = await read(account.secret, invoice.id);
     expect(underpaid).toMatchObject({ status: 'pending', payment_exception: 'underpaid', amount_received: '0.001' });
     // The hosted page asks for the rest, in its text, its amount and its BIP-21 link.
-    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({ status: 'pending', amount_received: '0.001', amount_due: '0.002' });
+    expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({
+      status: 'pending',
+      amount_received: '0.001',
+      amount_due: '0.002',
+    });
     const page = await (await fetch(invoice.hosted_url)).text();
     expect(page).toContain(`bitcoin:${invoice.pay_address}?amount=0.002`);
     expect(page).toContain('Open in wallet');
@@ -94,13 +128,25 @@ describe('Bitcoin invoices', () => {
     expect((await read(account.secret, invoice.id)).status).toBe('processing');
     await mine(2);
     await w.tick();
-    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
+    expect(await read(account.secret, invoice.id)).toMatchObject({
+      status: 'paid',
+      payment_exception: null,
+      amount_received: '0.003',
+    });
     // The other invoice's address was never paid: nothing credited there.
-    expect(await read(account.secret, other.id)).toMatchObject({ status: 'pending', amount_received: '0', payments: [] });
+    expect(await read(account.secret, other.id)).toMatchObject({
+      status: 'pending',
+      amount_received: '0',
+      payments: [],
+    });
     await payBitcoin(other.payment_uri, '0.0012');
     await mine(2);
     await w.tick();
-    expect(await read(account.secret, other.id)).toMatchObject({ status: 'paid', payment_exception: 'overpaid', amount_received: '0.0012' });
+    expect(await read(account.secret, other.id)).toMatchObject({
+      status: 'paid',
+      payment_exception: 'overpaid',
+      amount_received: '0.0012',
+    });
   });
 
   it('a reorganised-away payment reverts; a mempool payment that is dropped reverts', async () => {
@@ -118,7 +164,12 @@ describe('Bitcoin invoices', () => {
     const afterReorg = await read(account.secret, invoice.id);
     expect(afterReorg.status).toBe('processing');
     expect(afterReorg.payments[0]).toMatchObject({ status: 'pending', confirmations: 0, block_number: null });
-    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.payment_reverted', 'invoice.processing']);
+    expect(await eventTypes(account.workspace.id)).toEqual([
+      'invoice.created',
+      'invoice.processing',
+      'invoice.payment_reverted',
+      'invoice.processing',
+    ]);
     // Invalidating a block empties bcoin's mempool of what was only there: the payment is dropped.
     await mine(1);
     await w.tick();
@@ -148,10 +199,11 @@ describe('Bitcoin invoices', () => {
     const partly = await read(account.secret, invoice.id);
     expect(partly).toMatchObject({ status: 'pending', payment_exception: 'underpaid', amount_received: '0.001' });
     // Recorded in one pass, so listed in no particular order between them.
-    expect(partly.payments.map((payment: { status: string; amount: string }) => `${payment.status} ${payment.amount}`).sort()).toEqual([
-      'confirmed 0.001',
-      'pending 0.002',
-    ]);
+    expect(
+      partly.payments
+        .map((payment: { status: string; amount: string }) => `${payment.status} ${payment.amount}`)
+        .sort(),
+    ).toEqual(['confirmed 0.001', 'pending 0.002']);
     // The payer's page shows the second payment detected, and nothing more due (it covers the rest).
     expect(await (await fetch(`${invoice.hosted_url}/status`)).json()).toMatchObject({
       status: 'processing',
@@ -162,7 +214,11 @@ describe('Bitcoin invoices', () => {
     });
     await mine(1);
     await w.tick();
-    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
+    expect(await read(account.secret, invoice.id)).toMatchObject({
+      status: 'paid',
+      payment_exception: null,
+      amount_received: '0.003',
+    });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
   });
 
@@ -183,8 +239,15 @@ describe('Bitcoin invoices', () => {
     const cancelled = await read(account.secret, invoice.id);
     expect(cancelled).toMatchObject({ status: 'cancelled', amount_received: '0.001' });
     expect(cancelled.payments).toHaveLength(1);
-    expect((await listUnmatchedPayments(account.workspace.id)).map((payment) => `${payment.txHash} ${payment.amount}`)).toEqual([`${second} 0.002`]);
-    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.cancelled', 'payment.unmatched']);
+    expect(
+      (await listUnmatchedPayments(account.workspace.id)).map((payment) => `${payment.txHash} ${payment.amount}`),
+    ).toEqual([`${second} 0.002`]);
+    expect(await eventTypes(account.workspace.id)).toEqual([
+      'invoice.created',
+      'invoice.processing',
+      'invoice.cancelled',
+      'payment.unmatched',
+    ]);
   });
 
   it('a reverted payment leaves the invoice processing while another of its payments is still in flight', async () => {
@@ -205,10 +268,11 @@ describe('Bitcoin invoices', () => {
     await w.tick();
     const afterReorg = await read(account.secret, invoice.id);
     expect(afterReorg.status).toBe('processing');
-    expect(afterReorg.payments.map((payment: { status: string; amount: string }) => `${payment.status} ${payment.amount}`).sort()).toEqual([
-      'pending 0.003',
-      'reverted 0.0005',
-    ]);
+    expect(
+      afterReorg.payments
+        .map((payment: { status: string; amount: string }) => `${payment.status} ${payment.amount}`)
+        .sort(),
+    ).toEqual(['pending 0.003', 'reverted 0.0005']);
     expect(await eventTypes(account.workspace.id)).toEqual([
       'invoice.created',
       'invoice.processing',
@@ -217,7 +281,11 @@ describe('Bitcoin invoices', () => {
     ]);
     await mine(2);
     await w.tick();
-    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment_exception: null, amount_received: '0.003' });
+    expect(await read(account.secret, invoice.id)).toMatchObject({
+      status: 'paid',
+      payment_exception: null,
+      amount_received: '0.003',
+    });
   });
 
   it('payments to the address of a paid or cancelled invoice are unmatched, listed for the merchant; late ones are paid_late', async () => {
@@ -241,8 +309,16 @@ describe('Bitcoin invoices', () => {
     await mine(2);
     await w.tick();
     expect(await read(account.secret, paid.id)).toMatchObject({ status: 'paid', amount_received: '0.0015' });
-    expect(await read(account.secret, cancelled.id)).toMatchObject({ status: 'cancelled', amount_received: '0', payments: [] });
-    expect(await read(account.secret, late.id)).toMatchObject({ status: 'expired', payment_exception: 'paid_late', amount_received: '0.0015' });
+    expect(await read(account.secret, cancelled.id)).toMatchObject({
+      status: 'cancelled',
+      amount_received: '0',
+      payments: [],
+    });
+    expect(await read(account.secret, late.id)).toMatchObject({
+      status: 'expired',
+      payment_exception: 'paid_late',
+      amount_received: '0.0015',
+    });
     const unmatched = await listUnmatchedPayments(account.workspace.id);
     expect(unmatched.map((payment) => `${payment.txHash} ${payment.amount} ${payment.to}`).sort()).toEqual(
       [`${again} 0.0004 ${paid.pay_address}`, `${toCancelled} 0.0009 ${cancelled.pay_address}`].sort(),
@@ -254,13 +330,20 @@ describe('Bitcoin invoices', () => {
     const stranger = await liveAccount();
     expect(await listUnmatchedPayments(stranger.workspace.id)).toEqual([]);
     const attached = unmatched.find((payment) => payment.txHash === toCancelled)!;
-    expect(await attachPayment(account.workspace.id, attached.id, open.id)).toMatchObject({ status: 'paid', paymentException: null });
+    expect(await attachPayment(account.workspace.id, attached.id, open.id)).toMatchObject({
+      status: 'paid',
+      paymentException: null,
+    });
     await expect(attachPayment(account.workspace.id, attached.id, open.id)).rejects.toThrow(/No unmatched payment/);
   });
 
   it('a watcher stopped mid-range resumes where it committed: nothing missed, nothing recorded twice', async () => {
     const account = await liveAccount();
-    const invoices = await Promise.all([createInvoice(account.secret), createInvoice(account.secret), createInvoice(account.secret)]);
+    const invoices = await Promise.all([
+      createInvoice(account.secret),
+      createInvoice(account.secret),
+      createInvoice(account.secret),
+    ]);
     await bitcoinWatcher().tick();
     for (const invoice of invoices) {
       await payBitcoin(invoice.payment_uri);
@@ -293,7 +376,10 @@ describe('Bitcoin invoices', () => {
     await w.tick();
     const callsFor = async (count: number) => {
       const invoices = await Promise.all(Array.from({ length: count }, () => createInvoice(account.secret, '0.0001')));
-      await sendBitcoin(bitcoin.rpcUrl, invoices.map((invoice) => parseBip21(invoice.payment_uri)));
+      await sendBitcoin(
+        bitcoin.rpcUrl,
+        invoices.map((invoice) => parseBip21(invoice.payment_uri)),
+      );
       await mine(1);
       const before = rpcCallCounter.get('bitcoin') ?? 0;
       await w.tick();

@@ -30,7 +30,10 @@ async function settleInOneBlock(proxy: RpcProxy, wallets: number, perWallet: num
     const account = await seedAccount({ environment: 'live' });
     await setWallet(account.workspace.id, { network: 'ethereum', address: freshAddress() });
     for (let i = 0; i < perWallet; i++) {
-      const created = await call('POST', '/v1/invoices', { key: account.secret, body: { network: 'ethereum', ...body } });
+      const created = await call('POST', '/v1/invoices', {
+        key: account.secret,
+        body: { network: 'ethereum', ...body },
+      });
       expect(created.status).toBe(201);
       invoices.push({ ...created.json, secret: account.secret });
     }
@@ -45,7 +48,8 @@ async function settleInOneBlock(proxy: RpcProxy, wallets: number, perWallet: num
   proxy.calls.clear();
   await w.tick();
   const confirm = Object.fromEntries(proxy.calls);
-  for (const invoice of invoices) expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: invoice.secret })).json.status).toBe('paid');
+  for (const invoice of invoices)
+    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: invoice.secret })).json.status).toBe('paid');
   return { detect, confirm };
 }
 

@@ -4,7 +4,16 @@ import { createWalletClient, encodeFunctionData, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseEvmPaymentUri } from '@/lib/chain/payment-uri';
 import { DEV_ACCOUNTS, deployMockToken, ERC20_TRANSFER_ABI, sendPayment } from '../../scripts/chain/local-chain';
-import { chain, freshAddress, mineToConfirm, pay, payInOneBlock, publicClient, testClient, watcher } from '../support/chain';
+import {
+  chain,
+  freshAddress,
+  mineToConfirm,
+  pay,
+  payInOneBlock,
+  publicClient,
+  testClient,
+  watcher,
+} from '../support/chain';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
 import { setWallet } from '@/lib/wallets/wallets';
@@ -21,7 +30,10 @@ async function liveAccount() {
 }
 
 async function createInvoice(secret: string, body: Record<string, unknown> = {}) {
-  const result = await call('POST', '/v1/invoices', { key: secret, body: { amount: '10.5', currency: 'USDT', network: 'ethereum', ...body } });
+  const result = await call('POST', '/v1/invoices', {
+    key: secret,
+    body: { amount: '10.5', currency: 'USDT', network: 'ethereum', ...body },
+  });
   expect(result.status).toBe(201);
   return result.json;
 }
@@ -45,7 +57,14 @@ describe('settlement on the local chain', () => {
     const processing = await read(account.secret, invoice.id);
     expect(processing.status).toBe('processing');
     expect(processing.payments).toEqual([
-      expect.objectContaining({ tx_hash: hash, amount: invoice.pay_amount, status: 'pending', confirmations: 1, currency: 'USDT', network: 'ethereum' }),
+      expect.objectContaining({
+        tx_hash: hash,
+        amount: invoice.pay_amount,
+        status: 'pending',
+        confirmations: 1,
+        currency: 'USDT',
+        network: 'ethereum',
+      }),
     ]);
     await mineToConfirm();
     await w.tick();
@@ -56,12 +75,23 @@ describe('settlement on the local chain', () => {
       payment_exception: null,
       payment: { tx_hash: hash, amount: invoice.pay_amount, simulated: false },
     });
-    expect(paid.payments[0]).toMatchObject({ status: 'confirmed', confirmations: chain.confirmations, confirmed_at: expect.any(String) });
+    expect(paid.payments[0]).toMatchObject({
+      status: 'confirmed',
+      confirmations: chain.confirmations,
+      confirmed_at: expect.any(String),
+    });
     expect(paid.paid_at).not.toBeNull();
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
-    const paidEvent = await db().event.findFirstOrThrow({ where: { workspaceId: account.workspace.id, type: 'invoice.paid' } });
+    const paidEvent = await db().event.findFirstOrThrow({
+      where: { workspaceId: account.workspace.id, type: 'invoice.paid' },
+    });
     const event = (await call('GET', `/v1/events/${paidEvent.id}`, { key: account.secret })).json;
-    expect(event.data.object).toMatchObject({ id: invoice.id, status: 'paid', amount_received: invoice.pay_amount, payments: [expect.objectContaining({ tx_hash: hash, status: 'confirmed' })] });
+    expect(event.data.object).toMatchObject({
+      id: invoice.id,
+      status: 'paid',
+      amount_received: invoice.pay_amount,
+      payments: [expect.objectContaining({ tx_hash: hash, status: 'confirmed' })],
+    });
   });
 
   it('a wrong amount matches nothing: an unmatched payment, the invoice stays pending', async () => {
@@ -76,9 +106,17 @@ describe('settlement on the local chain', () => {
     const payment = await db().payment.findFirstOrThrow({ where: { txHash: hash } });
     expect(payment).toMatchObject({ invoiceId: null, status: 'confirmed', toAddress: account.address.toLowerCase() });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'payment.unmatched']);
-    const unmatched = await db().event.findFirstOrThrow({ where: { workspaceId: account.workspace.id, type: 'payment.unmatched' } });
+    const unmatched = await db().event.findFirstOrThrow({
+      where: { workspaceId: account.workspace.id, type: 'payment.unmatched' },
+    });
     expect(unmatched.environment).toBe('live');
-    expect(unmatched.snapshot).toMatchObject({ object: 'payment', id: payment.id, tx_hash: hash, status: 'confirmed', invoice: null });
+    expect(unmatched.snapshot).toMatchObject({
+      object: 'payment',
+      id: payment.id,
+      tx_hash: hash,
+      status: 'confirmed',
+      invoice: null,
+    });
   });
 
   it('a look-alike token emitting Transfer of the exact amount is ignored', async () => {
@@ -116,16 +154,31 @@ describe('settlement on the local chain', () => {
     const w = watcher();
     await w.tick();
     // The first invoice's exact amount twice in the block, then one transfer per other invoice.
-    const hashes = await payInOneBlock([invoices[0].payment_uri, invoices[0].payment_uri, ...invoices.slice(1).map((invoice) => invoice.payment_uri)]);
+    const hashes = await payInOneBlock([
+      invoices[0].payment_uri,
+      invoices[0].payment_uri,
+      ...invoices.slice(1).map((invoice) => invoice.payment_uri),
+    ]);
     await w.tick();
     for (const invoice of invoices) expect((await read(account.secret, invoice.id)).status).toBe('processing');
     await mineToConfirm();
     await w.tick();
-    expect(await read(account.secret, invoices[0].id)).toMatchObject({ status: 'paid', payment: { tx_hash: hashes[0] }, payments: [expect.objectContaining({ tx_hash: hashes[0] })] });
+    expect(await read(account.secret, invoices[0].id)).toMatchObject({
+      status: 'paid',
+      payment: { tx_hash: hashes[0] },
+      payments: [expect.objectContaining({ tx_hash: hashes[0] })],
+    });
     for (const [index, invoice] of invoices.slice(1).entries()) {
-      expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: hashes[index + 2] } });
+      expect(await read(account.secret, invoice.id)).toMatchObject({
+        status: 'paid',
+        amount_received: invoice.pay_amount,
+        payment: { tx_hash: hashes[index + 2] },
+      });
     }
-    expect(await db().payment.findFirstOrThrow({ where: { txHash: hashes[1] } })).toMatchObject({ invoiceId: null, status: 'confirmed' });
+    expect(await db().payment.findFirstOrThrow({ where: { txHash: hashes[1] } })).toMatchObject({
+      invoiceId: null,
+      status: 'confirmed',
+    });
     const types = await eventTypes(account.workspace.id);
     expect(types.filter((type) => type === 'invoice.processing')).toHaveLength(5);
     expect(types.filter((type) => type === 'invoice.paid')).toHaveLength(5);
@@ -191,13 +244,21 @@ describe('settlement on the local chain', () => {
     const reverted = await read(account.secret, invoice.id);
     expect(reverted.status).toBe('pending');
     expect(reverted.payments).toEqual([expect.objectContaining({ status: 'reverted', confirmations: 0 })]);
-    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.payment_reverted']);
+    expect(await eventTypes(account.workspace.id)).toEqual([
+      'invoice.created',
+      'invoice.processing',
+      'invoice.payment_reverted',
+    ]);
     // Paid again on the new chain: the same invoice is paid by the new transfer.
     const hash = await pay(invoice.payment_uri);
     await w.tick();
     await mineToConfirm();
     await w.tick();
-    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: hash } });
+    expect(await read(account.secret, invoice.id)).toMatchObject({
+      status: 'paid',
+      amount_received: invoice.pay_amount,
+      payment: { tx_hash: hash },
+    });
   });
 
   it('a reorg that re-includes the payment at another log index: the payment follows it, nothing is recorded twice', async () => {
@@ -214,12 +275,24 @@ describe('settlement on the local chain', () => {
     await w.tick();
 
     // The payment, signed once: the same transaction (same hash) is sent again after the reorg.
-    const payer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS[0].privateKey), transport: http(chain.rpcUrl) });
+    const payer = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS[0].privateKey),
+      transport: http(chain.rpcUrl),
+    });
     const request = await payer.prepareTransactionRequest({
       to: token,
-      data: encodeFunctionData({ abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [getAddress(parsed.to), parsed.units] }),
+      data: encodeFunctionData({
+        abi: ERC20_TRANSFER_ABI,
+        functionName: 'transfer',
+        args: [getAddress(parsed.to), parsed.units],
+      }),
       gas: 100_000n,
-      chain: { id: chain.chainId, name: 'local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } },
+      chain: {
+        id: chain.chainId,
+        name: 'local',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [chain.rpcUrl] } },
+      },
     });
     const raw = await payer.signTransaction(request);
     const snapshot = await testClient.snapshot();
@@ -233,8 +306,19 @@ describe('settlement on the local chain', () => {
     await testClient.revert({ id: snapshot });
     await testClient.setAutomine(false);
     try {
-      const other = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS[1].privateKey), transport: http(chain.rpcUrl) });
-      await other.writeContract({ address: token, abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [getAddress(freshAddress()), 1_000_000n], gas: 100_000n, maxPriorityFeePerGas: 10n ** 10n, chain: null });
+      const other = createWalletClient({
+        account: privateKeyToAccount(DEV_ACCOUNTS[1].privateKey),
+        transport: http(chain.rpcUrl),
+      });
+      await other.writeContract({
+        address: token,
+        abi: ERC20_TRANSFER_ABI,
+        functionName: 'transfer',
+        args: [getAddress(freshAddress()), 1_000_000n],
+        gas: 100_000n,
+        maxPriorityFeePerGas: 10n ** 10n,
+        chain: null,
+      });
       await publicClient.sendRawTransaction({ serializedTransaction: raw });
       await testClient.mine({ blocks: 2 });
     } finally {
@@ -247,7 +331,9 @@ describe('settlement on the local chain', () => {
     await mineToConfirm();
     await w.tick();
     const payments = await db().payment.findMany({ where: { txHash: hash } });
-    expect(payments).toEqual([expect.objectContaining({ logIndex: 1, blockHash: moved.blockHash, status: 'confirmed', invoiceId: invoice.id })]);
+    expect(payments).toEqual([
+      expect.objectContaining({ logIndex: 1, blockHash: moved.blockHash, status: 'confirmed', invoiceId: invoice.id }),
+    ]);
     expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment: { tx_hash: hash } });
     // The moved transfer is neither recorded again (as unmatched) nor reverted.
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
@@ -255,7 +341,11 @@ describe('settlement on the local chain', () => {
 
   it('a watcher killed mid-range and restarted credits each transfer exactly once', async () => {
     const account = await liveAccount();
-    const invoices = [await createInvoice(account.secret), await createInvoice(account.secret), await createInvoice(account.secret)];
+    const invoices = [
+      await createInvoice(account.secret),
+      await createInvoice(account.secret),
+      await createInvoice(account.secret),
+    ];
     await watcher().tick();
     const hashes = [];
     for (const invoice of invoices) hashes.push(await pay(invoice.payment_uri)); // one block each
@@ -274,13 +364,20 @@ describe('settlement on the local chain', () => {
     // Replaying blocks already recorded (a cursor moved back by hand) changes nothing either.
     const cursor = await db().chainCursor.findUniqueOrThrow({ where: { network: 'ethereum' } });
     const earlier = await publicClient.getBlock({ blockNumber: cursor.lastBlock - 4n });
-    await db().chainCursor.update({ where: { network: 'ethereum' }, data: { lastBlock: earlier.number, lastBlockHash: earlier.hash } });
+    await db().chainCursor.update({
+      where: { network: 'ethereum' },
+      data: { lastBlock: earlier.number, lastBlockHash: earlier.hash },
+    });
     await restarted.tick();
     await mineToConfirm();
     await restarted.tick();
     expect(await db().payment.count({ where: { txHash: { in: hashes } } })).toBe(3);
     for (const invoice of invoices) {
-      expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payments: [expect.anything()] });
+      expect(await read(account.secret, invoice.id)).toMatchObject({
+        status: 'paid',
+        amount_received: invoice.pay_amount,
+        payments: [expect.anything()],
+      });
     }
   });
 });

@@ -10,7 +10,17 @@ import { mineTron } from '../../scripts/chain/tron-local';
 import { startTronFacade, type TronFacade } from '../../scripts/chain/tron-facade';
 import { seedAccount } from '../support/fixtures';
 import { call } from '../support/http';
-import { chain, freshTronAddress, mineToFinality, ownFacade, payTron, skipEvmCursorToHead, testClient, tron, tronWatcher } from '../support/tron';
+import {
+  chain,
+  freshTronAddress,
+  mineToFinality,
+  ownFacade,
+  payTron,
+  skipEvmCursorToHead,
+  testClient,
+  tron,
+  tronWatcher,
+} from '../support/tron';
 
 // Live USDT (TRC-20) on tron against the suite's local node behind the TRON JSON-RPC façade, with real
 // PostgreSQL: the server under test creates invoices (it watches tron through the global façade); the watcher
@@ -33,7 +43,10 @@ async function liveTronAccount() {
 }
 
 async function createInvoice(secret: string, body: Record<string, unknown> = {}) {
-  const result = await call('POST', '/v1/invoices', { key: secret, body: { amount: '10.5', currency: 'USDT', network: 'tron', ...body } });
+  const result = await call('POST', '/v1/invoices', {
+    key: secret,
+    body: { amount: '10.5', currency: 'USDT', network: 'tron', ...body },
+  });
   expect(result.status).toBe(201);
   return result.json;
 }
@@ -49,7 +62,14 @@ async function eventTypes(workspaceId: string) {
 function expectOnlyTronBehaviour() {
   expect(facade.refusals).toEqual([]);
   const methods = new Set(facade.calls.map((c) => c.method));
-  for (const method of methods) expect(['eth_chainId', 'eth_blockNumber', 'eth_getBlockByNumber', 'eth_getLogs', 'eth_getTransactionReceipt']).toContain(method);
+  for (const method of methods)
+    expect([
+      'eth_chainId',
+      'eth_blockNumber',
+      'eth_getBlockByNumber',
+      'eth_getLogs',
+      'eth_getTransactionReceipt',
+    ]).toContain(method);
   const text = JSON.stringify(facade.calls.map((c) => c.params));
   expect(text).not.toMatch(/"(pending|safe)"/);
 }
@@ -58,7 +78,12 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
   it('a live tron invoice shows base58 fields and a tron: payment_uri', async () => {
     const account = await liveTronAccount();
     const invoice = await createInvoice(account.secret);
-    expect(invoice).toMatchObject({ environment: 'live', network: 'tron', currency: 'USDT', pay_address: account.address });
+    expect(invoice).toMatchObject({
+      environment: 'live',
+      network: 'tron',
+      currency: 'USDT',
+      pay_address: account.address,
+    });
     expect(invoice.payment_uri).toBe(`tron:${account.address}?token=${tron.tokens.USDT}&amount=${invoice.pay_amount}`);
     expect(tron.tokens.USDT).toMatch(/^T/);
   });
@@ -86,7 +111,14 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     const processing = await read(account.secret, invoice.id);
     expect(processing.status).toBe('processing');
     expect(processing.payments).toEqual([
-      expect.objectContaining({ tx_hash: txid, amount: invoice.pay_amount, status: 'pending', confirmations: 1, currency: 'USDT', network: 'tron' }),
+      expect.objectContaining({
+        tx_hash: txid,
+        amount: invoice.pay_amount,
+        status: 'pending',
+        confirmations: 1,
+        currency: 'USDT',
+        network: 'tron',
+      }),
     ]);
     const payment = await db().payment.findFirstOrThrow({ where: { txHash: txid } });
     // Addresses are recorded in base58, as the wallet was saved and as tronscan shows them.
@@ -98,13 +130,17 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     await mineTron(chain.rpcUrl, 1);
     await w.tick();
     const paid = await read(account.secret, invoice.id);
-    expect(paid).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payment: { tx_hash: txid, amount: invoice.pay_amount, simulated: false } });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      amount_received: invoice.pay_amount,
+      payment: { tx_hash: txid, amount: invoice.pay_amount, simulated: false },
+    });
     expect(paid.payments[0]).toMatchObject({ status: 'confirmed', confirmed_at: expect.any(String) });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.paid']);
     expectOnlyTronBehaviour();
   });
 
-  it('a node without the finalized tag: final at CONFIRMATIONS_TRON (19, the payment\'s block counting as the first)', async () => {
+  it("a node without the finalized tag: final at CONFIRMATIONS_TRON (19, the payment's block counting as the first)", async () => {
     const older = await startTronFacade({ upstreamUrl: chain.rpcUrl, finalizedTag: false });
     try {
       const account = await liveTronAccount();
@@ -121,7 +157,9 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
       await w.tick();
       expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', payment: { tx_hash: txid } });
       // The one refused request is the probe of the tag, answered as an older java-tron does.
-      expect(older.refusals).toEqual([expect.objectContaining({ method: 'eth_getBlockByNumber', code: -32602, message: 'invalid block number' })]);
+      expect(older.refusals).toEqual([
+        expect.objectContaining({ method: 'eth_getBlockByNumber', code: -32602, message: 'invalid block number' }),
+      ]);
     } finally {
       await older.close();
     }
@@ -139,11 +177,17 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     await mineToFinality();
     await w.tick();
     expect((await read(account.secret, invoice.id)).status).toBe('pending');
-    expect(await db().payment.findFirstOrThrow({ where: { txHash: wrong } })).toMatchObject({ invoiceId: null, status: 'confirmed', toAddress: account.address });
+    expect(await db().payment.findFirstOrThrow({ where: { txHash: wrong } })).toMatchObject({
+      invoiceId: null,
+      status: 'confirmed',
+      toAddress: account.address,
+    });
     expect(await db().payment.count({ where: { txHash: lookAlike } })).toBe(0);
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'payment.unmatched']);
     // The merchant's unmatched list shows it, with base58 addresses (case-sensitive: compared as stored).
-    expect(await listUnmatchedPayments(account.workspace.id)).toEqual([expect.objectContaining({ txHash: wrong, to: account.address, from: tronToBase58(DEV_ACCOUNTS[0].address) })]);
+    expect(await listUnmatchedPayments(account.workspace.id)).toEqual([
+      expect.objectContaining({ txHash: wrong, to: account.address, from: tronToBase58(DEV_ACCOUNTS[0].address) }),
+    ]);
     expectOnlyTronBehaviour();
   });
 
@@ -162,7 +206,11 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     const reverted = await read(account.secret, invoice.id);
     expect(reverted.status).toBe('pending');
     expect(reverted.payments).toEqual([expect.objectContaining({ status: 'reverted', confirmations: 0 })]);
-    expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.processing', 'invoice.payment_reverted']);
+    expect(await eventTypes(account.workspace.id)).toEqual([
+      'invoice.created',
+      'invoice.processing',
+      'invoice.payment_reverted',
+    ]);
     const txid = await payTron(invoice.payment_uri);
     await w.tick();
     await mineToFinality();
@@ -181,13 +229,21 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     expect((await read(account.secret, invoice.id)).status).toBe('expired');
     await mineToFinality();
     await w.tick();
-    expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'expired', payment_exception: 'paid_late', amount_received: invoice.pay_amount });
+    expect(await read(account.secret, invoice.id)).toMatchObject({
+      status: 'expired',
+      payment_exception: 'paid_late',
+      amount_received: invoice.pay_amount,
+    });
     expect(await eventTypes(account.workspace.id)).toEqual(['invoice.created', 'invoice.paid_late']);
   });
 
   it('a watcher stopped mid-range and restarted neither misses nor doubles a transfer', async () => {
     const account = await liveTronAccount();
-    const invoices = [await createInvoice(account.secret), await createInvoice(account.secret), await createInvoice(account.secret)];
+    const invoices = [
+      await createInvoice(account.secret),
+      await createInvoice(account.secret),
+      await createInvoice(account.secret),
+    ];
     await tronWatcher(facade).tick();
     const txids = [];
     for (const invoice of invoices) txids.push(await payTron(invoice.payment_uri)); // one block each
@@ -204,15 +260,25 @@ describe('tron settlement through the TRON JSON-RPC façade', () => {
     await restarted.tick();
     // Replaying blocks already recorded (the cursor moved back by hand) changes nothing either.
     const cursor = await db().chainCursor.findUniqueOrThrow({ where: { network: 'tron' } });
-    const earlier = await testClient.request({ method: 'eth_getBlockByNumber' as never, params: [`0x${(cursor.lastBlock - 4n).toString(16)}`, false] as never });
+    const earlier = await testClient.request({
+      method: 'eth_getBlockByNumber' as never,
+      params: [`0x${(cursor.lastBlock - 4n).toString(16)}`, false] as never,
+    });
     const block = earlier as unknown as { number: string; hash: string };
-    await db().chainCursor.update({ where: { network: 'tron' }, data: { lastBlock: BigInt(block.number), lastBlockHash: block.hash } });
+    await db().chainCursor.update({
+      where: { network: 'tron' },
+      data: { lastBlock: BigInt(block.number), lastBlockHash: block.hash },
+    });
     await restarted.tick();
     await mineToFinality();
     await restarted.tick();
     expect(await db().payment.count({ where: { txHash: { in: txids } } })).toBe(3);
     for (const invoice of invoices) {
-      expect(await read(account.secret, invoice.id)).toMatchObject({ status: 'paid', amount_received: invoice.pay_amount, payments: [expect.anything()] });
+      expect(await read(account.secret, invoice.id)).toMatchObject({
+        status: 'paid',
+        amount_received: invoice.pay_amount,
+        payments: [expect.anything()],
+      });
     }
     expectOnlyTronBehaviour();
   });

@@ -16,7 +16,12 @@ describe('unmatched payments', () => {
     const account = await seedAccount({ environment: 'live' });
     const address = freshAddress();
     await setWallet(account.workspace.id, { network: 'ethereum', address });
-    const invoice = (await call('POST', '/v1/invoices', { key: account.secret, body: { amount: '10', currency: 'USDT', network: 'ethereum' } })).json;
+    const invoice = (
+      await call('POST', '/v1/invoices', {
+        key: account.secret,
+        body: { amount: '10', currency: 'USDT', network: 'ethereum' },
+      })
+    ).json;
     const w = watcher();
     const fiveHash = await pay(invoice.payment_uri, { units: () => 5_000_000n });
     const sixHash = await pay(invoice.payment_uri, { units: () => 6_000_000n });
@@ -30,18 +35,39 @@ describe('unmatched payments', () => {
     ]);
     const stranger = await seedAccount({ environment: 'live' });
     expect(await listUnmatchedPayments(stranger.workspace.id)).toEqual([]);
-    await expect(attachPayment(stranger.workspace.id, listed[1]!.id, invoice.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(attachPayment(stranger.workspace.id, listed[1]!.id, invoice.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
 
-    expect(await attachPayment(account.workspace.id, listed[1]!.id, invoice.id)).toEqual({ status: 'pending', paymentException: 'underpaid' });
-    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json).toMatchObject({ status: 'pending', amount_received: '5', payment_exception: 'underpaid' });
-    await expect(attachPayment(account.workspace.id, listed[1]!.id, invoice.id)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await attachPayment(account.workspace.id, listed[1]!.id, invoice.id)).toEqual({
+      status: 'pending',
+      paymentException: 'underpaid',
+    });
+    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json).toMatchObject({
+      status: 'pending',
+      amount_received: '5',
+      payment_exception: 'underpaid',
+    });
+    await expect(attachPayment(account.workspace.id, listed[1]!.id, invoice.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
 
-    expect(await attachPayment(account.workspace.id, listed[0]!.id, invoice.id)).toEqual({ status: 'paid', paymentException: 'overpaid' });
+    expect(await attachPayment(account.workspace.id, listed[0]!.id, invoice.id)).toEqual({
+      status: 'paid',
+      paymentException: 'overpaid',
+    });
     const paid = (await call('GET', `/v1/invoices/${invoice.id}`, { key: account.secret })).json;
-    expect(paid).toMatchObject({ status: 'paid', amount_received: '11', payment_exception: 'overpaid', payment: { tx_hash: sixHash, amount: '11' } });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      amount_received: '11',
+      payment_exception: 'overpaid',
+      payment: { tx_hash: sixHash, amount: '11' },
+    });
     expect(paid.payments.map((p: { tx_hash: string }) => p.tx_hash).sort()).toEqual([fiveHash, sixHash].sort());
     expect(await listUnmatchedPayments(account.workspace.id)).toEqual([]);
-    const types = (await db().event.findMany({ where: { workspaceId: account.workspace.id }, orderBy: { seq: 'asc' } })).map((e) => e.type);
+    const types = (
+      await db().event.findMany({ where: { workspaceId: account.workspace.id }, orderBy: { seq: 'asc' } })
+    ).map((e) => e.type);
     expect(types).toEqual(['invoice.created', 'payment.unmatched', 'payment.unmatched', 'invoice.paid']);
   });
 
@@ -49,7 +75,12 @@ describe('unmatched payments', () => {
     const key = privateKeyToAccount(generatePrivateKey());
     const alice = await seedAccount({ environment: 'live' });
     await setWallet(alice.workspace.id, { network: 'ethereum', address: key.address });
-    const invoice = (await call('POST', '/v1/invoices', { key: alice.secret, body: { amount: '10', currency: 'USDT', network: 'ethereum' } })).json;
+    const invoice = (
+      await call('POST', '/v1/invoices', {
+        key: alice.secret,
+        body: { amount: '10', currency: 'USDT', network: 'ethereum' },
+      })
+    ).json;
     const w = watcher();
     const aliceHash = await pay(invoice.payment_uri, { units: () => 3_000_000n });
     await w.tick();
@@ -63,11 +94,21 @@ describe('unmatched payments', () => {
     await setWallet(bob.workspace.id, { network: 'ethereum', address: key.address, signature });
     expect(await listUnmatchedPayments(bob.workspace.id)).toEqual([]);
     const aliceUnmatched = (await listUnmatchedPayments(alice.workspace.id))[0]!;
-    const bobInvoice = (await call('POST', '/v1/invoices', { key: bob.secret, body: { amount: '3', currency: 'USDT', network: 'ethereum' } })).json;
-    await expect(attachPayment(bob.workspace.id, aliceUnmatched.id, bobInvoice.id)).rejects.toMatchObject({ code: 'not_found' });
+    const bobInvoice = (
+      await call('POST', '/v1/invoices', {
+        key: bob.secret,
+        body: { amount: '3', currency: 'USDT', network: 'ethereum' },
+      })
+    ).json;
+    await expect(attachPayment(bob.workspace.id, aliceUnmatched.id, bobInvoice.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await db().event.count({ where: { workspaceId: bob.workspace.id, type: 'payment.unmatched' } })).toBe(0);
     expect(await db().event.count({ where: { workspaceId: alice.workspace.id, type: 'payment.unmatched' } })).toBe(1);
     // Alice can still attach her payment.
-    expect(await attachPayment(alice.workspace.id, aliceUnmatched.id, invoice.id)).toMatchObject({ status: 'pending', paymentException: 'underpaid' });
+    expect(await attachPayment(alice.workspace.id, aliceUnmatched.id, invoice.id)).toMatchObject({
+      status: 'pending',
+      paymentException: 'underpaid',
+    });
   });
 });

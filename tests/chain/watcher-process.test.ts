@@ -7,13 +7,20 @@ import { watcher } from '../support/chain';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Runs scripts/chain/watch.ts with extra env until it exits (or `timeoutMs`); returns its stderr. */
-function runWatchProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stderr: string }> {
+function runWatchProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/chain/watch.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/chain/watch.ts'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -29,14 +36,20 @@ describe('watcher processes', () => {
   it('an RPC reporting another chain id → the watcher refuses to start, with a clear log line', async () => {
     // Both watchers of the lane's EVM node (ethereum, and tron through its façade) are given mainnet's ids: both
     // refuse. Bitcoin is not watched here (the lane's bitcoin node would keep the process running).
-    const { stderr } = await runWatchProcess({ CHAIN_ID_ETHEREUM: '1', CHAIN_ID_TRON: '728126428', RPC_URL_BITCOIN: '' });
+    const { stderr } = await runWatchProcess({
+      CHAIN_ID_ETHEREUM: '1',
+      CHAIN_ID_TRON: '728126428',
+      RPC_URL_BITCOIN: '',
+    });
     const tron = stderr.split('\n').find((text) => text.includes('chain_watcher_refused') && text.includes('"tron"'));
     expect(JSON.parse(tron ?? 'null'), stderr).toMatchObject({
       level: 'error',
       network: 'tron',
       message: 'refusing to watch tron: the RPC reports chain id 0x7a69, CHAIN_ID_TRON is 0x2b6653dc (728126428)',
     });
-    const line = stderr.split('\n').find((text) => text.includes('chain_watcher_refused') && text.includes('"ethereum"'));
+    const line = stderr
+      .split('\n')
+      .find((text) => text.includes('chain_watcher_refused') && text.includes('"ethereum"'));
     expect(line, stderr).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({
       level: 'error',

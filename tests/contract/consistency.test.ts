@@ -17,7 +17,9 @@ describe('problem type links resolve to the errors page', () => {
     const html = await page.text();
     for (const code of API_ERROR_CODES) {
       expect(html).toContain(`id="${code}"`);
-      expect(html).toContain(ERROR_CATALOGUE[code].meaning.replaceAll("'", '&#x27;').replaceAll('"', '&quot;').slice(0, 20));
+      expect(html).toContain(
+        ERROR_CATALOGUE[code].meaning.replaceAll("'", '&#x27;').replaceAll('"', '&quot;').slice(0, 20),
+      );
     }
     expect(html).not.toContain('id="email_taken"'); // portal-only codes are not API errors
   });
@@ -25,11 +27,18 @@ describe('problem type links resolve to the errors page', () => {
   it('the errors page as JSON lists every API code from the catalogue with status, meaning and action', async () => {
     const response = await fetch(`${baseUrl()}/docs/errors.json`);
     expect(response.status).toBe(200);
-    const { errors } = (await response.json()) as { errors: { code: string; type: string; status: number; title: string; meaning: string; action: string }[] };
+    const { errors } = (await response.json()) as {
+      errors: { code: string; type: string; status: number; title: string; meaning: string; action: string }[];
+    };
     expect(errors.map((error) => error.code)).toEqual(API_ERROR_CODES);
     for (const error of errors) {
       const entry = ERROR_CATALOGUE[error.code as keyof typeof ERROR_CATALOGUE];
-      expect(error).toMatchObject({ status: entry.status, title: entry.title, meaning: entry.meaning, action: entry.action });
+      expect(error).toMatchObject({
+        status: entry.status,
+        title: entry.title,
+        meaning: entry.meaning,
+        action: entry.action,
+      });
       expect(error.type).toMatch(new RegExp(`^https?://[^/]+/docs/errors#${error.code}$`));
     }
   });
@@ -47,19 +56,30 @@ describe('request media types', () => {
   it('a JSON body sent as text/plain → 415 unsupported_media_type, nothing created', async () => {
     const account = await seedAccount({ plan: 'Business' });
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const result = await call('POST', '/v1/invoices', { key: account.secret, rawBody: JSON.stringify(VALID_INVOICE), headers: { 'Content-Type': type } });
+      const result = await call('POST', '/v1/invoices', {
+        key: account.secret,
+        rawBody: JSON.stringify(VALID_INVOICE),
+        headers: { 'Content-Type': type },
+      });
       const problem = expectProblem(result, 415, 'unsupported_media_type');
       expect(problem.detail).toMatch(/application\/json/);
     }
     expect(await invoiceCount(account.workspace.id)).toBe(0);
-    const ok = await call('POST', '/v1/invoices', { key: account.secret, rawBody: JSON.stringify(VALID_INVOICE), headers: { 'Content-Type': 'Application/JSON; charset=utf-8' } });
+    const ok = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      rawBody: JSON.stringify(VALID_INVOICE),
+      headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
+    });
     expect(ok.status).toBe(201);
   });
 
   it('a request without a body needs no Content-Type', async () => {
     const account = await seedAccount({ plan: 'Business' });
     const created = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE });
-    const result = await call('POST', `/v1/invoices/${created.json.id}/cancel`, { key: account.secret, headers: { 'Content-Type': 'text/plain' } });
+    const result = await call('POST', `/v1/invoices/${created.json.id}/cancel`, {
+      key: account.secret,
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(result.status).toBe(200);
   });
 });
@@ -67,8 +87,15 @@ describe('request media types', () => {
 describe('methods, caching and CORS are documented and answered as documented', () => {
   it('every path documents OPTIONS (204 with the Allow component) and HEAD; the answers match', async () => {
     const document = await fetchDocument(baseUrl());
-    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>>)) {
-      const methods = Object.keys(item).filter((method) => method !== 'options' && method !== 'head').map((method) => method.toUpperCase());
+    for (const [path, item] of Object.entries(
+      document.paths as Record<
+        string,
+        Record<string, { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>
+      >,
+    )) {
+      const methods = Object.keys(item)
+        .filter((method) => method !== 'options' && method !== 'head')
+        .map((method) => method.toUpperCase());
       expect(item.options?.responses['204']?.headers?.Allow?.$ref).toBe('#/components/headers/Allow');
       expect(item.head).toBeDefined();
       const concrete = path.replace('{id}', 'inv_000000000000000000000000');

@@ -14,9 +14,21 @@ import { call } from '../support/http';
  */
 const SEED = 20261122;
 const REFUSED_BEFORE_HANDLER = new Set([
-  'missing_api_key', 'invalid_api_key', 'revoked_api_key', 'plan_without_api_access', 'missing_scope', 'monthly_limit_exceeded',
-  'rate_limited', 'validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'route_not_found', 'method_not_allowed',
-  'idempotency_key_reused', 'idempotency_key_in_use',
+  'missing_api_key',
+  'invalid_api_key',
+  'revoked_api_key',
+  'plan_without_api_access',
+  'missing_scope',
+  'monthly_limit_exceeded',
+  'rate_limited',
+  'validation_failed',
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'route_not_found',
+  'method_not_allowed',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
 ]);
 const RUNS = 400;
 
@@ -40,18 +52,26 @@ describe('contract fuzzing', () => {
       trial: trial.secret,
     };
     invoiceIds = [];
-    for (let i = 0; i < 5; i++) invoiceIds.push((await createInvoice({ workspaceId, environment: 'test' }, { ...VALID_INVOICE, expires_in: 3600 })).id);
+    for (let i = 0; i < 5; i++)
+      invoiceIds.push(
+        (await createInvoice({ workspaceId, environment: 'test' }, { ...VALID_INVOICE, expires_in: 3600 })).id,
+      );
   });
   afterAll(async () => {
     await instance?.stop();
   });
 
-  const printable = (max: number) => fc.string({ maxLength: max, unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) });
+  const printable = (max: number) =>
+    fc.string({ maxLength: max, unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) });
 
   const headerVariant = fc.oneof(
     { arbitrary: fc.constant({ kind: 'key:test' }), weight: 6 },
     fc.constantFrom('live', 'readOnly', 'trial').map((name) => ({ kind: `key:${name}` })),
-    fc.record({ kind: fc.constant('bearer'), scheme: fc.constantFrom('Bearer', 'bearer', 'BEARER', 'bEaReR'), space: fc.constantFrom(' ', '  ', '\t') }),
+    fc.record({
+      kind: fc.constant('bearer'),
+      scheme: fc.constantFrom('Bearer', 'bearer', 'BEARER', 'bEaReR'),
+      space: fc.constantFrom(' ', '  ', '\t'),
+    }),
     fc.constant({ kind: 'missing' }),
     fc.record({ kind: fc.constant('garbage'), value: printable(60) }),
     fc.record({ kind: fc.constant('mutated'), at: fc.nat({ max: 40 }), char: fc.constantFrom('A', 'z', '0', '_') }),
@@ -82,7 +102,22 @@ describe('contract fuzzing', () => {
     { requiredKeys: ['amount', 'currency', 'network'] },
   );
   const mutatedBody = fc
-    .tuple(fc.constantFrom('amount', 'currency', 'network', 'description', 'metadata', 'order_id', 'expires_in', 'mode', 'environment', 'extra'), fc.jsonValue({ maxDepth: 2 }), fc.boolean())
+    .tuple(
+      fc.constantFrom(
+        'amount',
+        'currency',
+        'network',
+        'description',
+        'metadata',
+        'order_id',
+        'expires_in',
+        'mode',
+        'environment',
+        'extra',
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.boolean(),
+    )
     .map(([field, value, remove]) => {
       const body: Record<string, unknown> = { ...VALID_INVOICE };
       if (remove) delete body[field];
@@ -95,7 +130,11 @@ describe('contract fuzzing', () => {
       currency: fc.constant('USDT'),
       network: fc.constantFrom('ethereum', 'polygon', 'tron'),
       description: hostileText(100),
-      metadata: fc.dictionary(hostileText(10).filter((key) => key.length > 0), hostileText(10), { maxKeys: 3 }),
+      metadata: fc.dictionary(
+        hostileText(10).filter((key) => key.length > 0),
+        hostileText(10),
+        { maxKeys: 3 },
+      ),
       order_id: hostileText(20).filter((id) => id.length > 0),
       expires_in: fc.integer({ min: 300, max: 604800 }),
     },
@@ -116,7 +155,12 @@ describe('contract fuzzing', () => {
     fc.string({ maxLength: 40 }).map((s) => ({ raw: s })),
     fc.stringMatching(/^inv_[0-9A-Za-z]{24}$/).map((s) => ({ raw: s })),
     // Sent as is, not encoded: malformed percent-encoding such as %E0%A4%A or a bare %.
-    fc.oneof(fc.constantFrom('%', '%E0%A4%A', '%zz', '%C3', 'inv_%', '%00', '%2F'), fc.stringMatching(/^[A-Za-z0-9_%]{1,12}$/)).map((s) => ({ verbatim: s })),
+    fc
+      .oneof(
+        fc.constantFrom('%', '%E0%A4%A', '%zz', '%C3', 'inv_%', '%00', '%2F'),
+        fc.stringMatching(/^[A-Za-z0-9_%]{1,12}$/),
+      )
+      .map((s) => ({ verbatim: s })),
   );
   // Defined and unknown query parameters on every route (one rule: unknown → 400 validation_failed).
   const query = fc.dictionary(
@@ -156,7 +200,15 @@ describe('contract fuzzing', () => {
     ),
     { nil: undefined },
   );
-  const request = fc.record({ route, header: headerVariant, body, pathId, query, contentType, idempotencyKey: fc.option(printable(300), { nil: undefined }) });
+  const request = fc.record({
+    route,
+    header: headerVariant,
+    body,
+    pathId,
+    query,
+    contentType,
+    idempotencyKey: fc.option(printable(300), { nil: undefined }),
+  });
 
   async function snapshot() {
     const [invoices, changed, usage, trialUsage, idempotency] = await Promise.all([
@@ -178,7 +230,14 @@ describe('contract fuzzing', () => {
       fc.asyncProperty(request, async (input) => {
         distinct.add(JSON.stringify(input));
         const headers: Record<string, string> = {};
-        const h = input.header as { kind: string; scheme?: string; space?: string; value?: string; at?: number; char?: string };
+        const h = input.header as {
+          kind: string;
+          scheme?: string;
+          space?: string;
+          value?: string;
+          at?: number;
+          char?: string;
+        };
         if (h.kind.startsWith('key:')) headers['X-API-Key'] = keys[h.kind.slice(4) as keyof typeof keys];
         if (h.kind === 'bearer') headers.Authorization = `${h.scheme}${h.space}${keys.test}`;
         if (h.kind === 'garbage') headers['X-API-Key'] = h.value ?? '';
@@ -201,7 +260,10 @@ describe('contract fuzzing', () => {
               : encodeURIComponent(input.pathId.raw) || 'x';
         const search = new URLSearchParams(input.query).toString();
         const path = input.route.path.replace('{id}', id) + (search ? `?${search}` : '');
-        const options: { headers: Record<string, string>; body?: unknown; rawBody?: string; base: string } = { headers, base: instance.baseUrl };
+        const options: { headers: Record<string, string>; body?: unknown; rawBody?: string; base: string } = {
+          headers,
+          base: instance.baseUrl,
+        };
         const bodyless = input.route.method === 'GET' || input.route.method === 'HEAD';
         if (!bodyless && 'json' in input.body) options.body = input.body.json;
         if (!bodyless && 'raw' in input.body) {
@@ -221,23 +283,46 @@ describe('contract fuzzing', () => {
         const declared = headers['Content-Type'] ?? (options.body !== undefined ? 'application/json' : '');
         const mediaType = declared.split(';')[0]!.trim().toLowerCase();
         // A body that is not declared application/json is never processed: 415, or refused earlier (auth, 413).
-        if (result.status < 400 && input.route.method === 'POST' && sentBody.trim() !== '') expect(mediaType).toBe('application/json');
+        if (result.status < 400 && input.route.method === 'POST' && sentBody.trim() !== '')
+          expect(mediaType).toBe('application/json');
         if (result.status === 415) expect(mediaType).not.toBe('application/json');
         // Unknown query parameters never reach a handler.
-        const known = new Set(Object.keys((ENDPOINTS.find((e) => e.path === input.route.path && e.method === input.route.method)?.query as { shape?: object } | undefined)?.shape ?? {}));
-        if (input.route.method !== 'OPTIONS' && Object.keys(input.query).some((name) => !known.has(name))) expect(result.status).toBeGreaterThanOrEqual(400);
+        const known = new Set(
+          Object.keys(
+            (
+              ENDPOINTS.find((e) => e.path === input.route.path && e.method === input.route.method)?.query as
+                { shape?: object } | undefined
+            )?.shape ?? {},
+          ),
+        );
+        if (input.route.method !== 'OPTIONS' && Object.keys(input.query).some((name) => !known.has(name)))
+          expect(result.status).toBeGreaterThanOrEqual(400);
         expect(result.headers.get('request-id')).toMatch(/^req_/);
         if (result.status >= 400) {
           expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
           if (input.route.method === 'HEAD') return; // no body to check
-          expect(result.json).toMatchObject({ status: result.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-          expect(new URL(result.json.type).pathname + new URL(result.json.type).hash).toBe(`/docs/errors#${result.json.code}`);
+          expect(result.json).toMatchObject({
+            status: result.status,
+            code: expect.any(String),
+            title: expect.any(String),
+            detail: expect.any(String),
+          });
+          expect(new URL(result.json.type).pathname + new URL(result.json.type).hash).toBe(
+            `/docs/errors#${result.json.code}`,
+          );
           // A replayed refusal keeps the request_id of the request that produced it; any other names this request.
-          if (result.headers.get('idempotent-replayed') !== 'true') expect(result.json.request_id).toBe(result.headers.get('request-id'));
-          expect({ invoices: after.invoices, changed: after.changed }).toEqual({ invoices: before.invoices, changed: before.changed });
+          if (result.headers.get('idempotent-replayed') !== 'true')
+            expect(result.json.request_id).toBe(result.headers.get('request-id'));
+          expect({ invoices: after.invoices, changed: after.changed }).toEqual({
+            invoices: before.invoices,
+            changed: before.changed,
+          });
           // Refused before the handler ran: not even an Idempotency-Key record is left behind.
           if (REFUSED_BEFORE_HANDLER.has(result.json.code)) expect(after.idempotency).toBe(before.idempotency);
-          if (result.status === 401 || ['plan_without_api_access', 'method_not_allowed', 'route_not_found'].includes(result.json.code)) {
+          if (
+            result.status === 401 ||
+            ['plan_without_api_access', 'method_not_allowed', 'route_not_found'].includes(result.json.code)
+          ) {
             expect(after.usage).toBe(before.usage);
             expect(after.trialUsage).toBe(before.trialUsage);
           }
@@ -246,7 +331,9 @@ describe('contract fuzzing', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
 
-    console.log(`fuzz: ${sent} requests sent, ${distinct.size} distinct inputs, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    console.log(
+      `fuzz: ${sent} requests sent, ${distinct.size} distinct inputs, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+    );
     expect(sent).toBe(RUNS);
   }, 180_000);
 });

@@ -41,7 +41,11 @@ describe('OpenAPI lint (Spectral: spectral:oas + OWASP)', () => {
 
     let stdout: string;
     try {
-      ({ stdout } = await exec(process.execPath, [SPECTRAL, 'lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet'], { cwd: ROOT }));
+      ({ stdout } = await exec(
+        process.execPath,
+        [SPECTRAL, 'lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet'],
+        { cwd: ROOT },
+      ));
     } catch (error) {
       // Spectral exits 1 when it finds errors; its JSON report is still on stdout.
       stdout = String((error as { stdout?: string }).stdout ?? '');
@@ -51,7 +55,10 @@ describe('OpenAPI lint (Spectral: spectral:oas + OWASP)', () => {
     const errors = findings.filter((finding) => finding.severity === 0);
     const warnings = findings.filter((finding) => finding.severity === 1);
     const byRule = Object.fromEntries(
-      [...new Set(warnings.map((finding) => finding.code))].map((code) => [code, warnings.filter((finding) => finding.code === code).length]),
+      [...new Set(warnings.map((finding) => finding.code))].map((code) => [
+        code,
+        warnings.filter((finding) => finding.code === code).length,
+      ]),
     );
     console.log(`spectral: ${errors.length} errors, ${warnings.length} warnings ${JSON.stringify(byRule)}`);
     expect(errors.map((finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`)).toEqual([]);

@@ -6,7 +6,14 @@ import { assertMatchesContract, fetchDocument, validateDocument } from '../suppo
 import { monthlyCount, seedAccount } from '../support/fixtures';
 import { baseUrl, call } from '../support/http';
 
-const PROBLEM_401 = { type: 'http://localhost/docs/errors#missing_api_key', title: 'Missing API key', status: 401, detail: 'x', code: 'missing_api_key', request_id: 'req_x' };
+const PROBLEM_401 = {
+  type: 'http://localhost/docs/errors#missing_api_key',
+  title: 'Missing API key',
+  status: 401,
+  detail: 'x',
+  code: 'missing_api_key',
+  request_id: 'req_x',
+};
 
 const APP_V1 = path.resolve(import.meta.dirname, '..', '..', 'app', 'v1');
 
@@ -55,9 +62,15 @@ describe('OpenAPI document', () => {
   });
 
   it('the response check rejects a body that breaks the document (the check can fail)', async () => {
-    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 200, 'application/json', { key: {} })).rejects.toThrow(/does not match/);
-    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 418, 'application/json', {})).rejects.toThrow(/not documented/);
-    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'text/html', '')).rejects.toThrow(/content type/);
+    await expect(
+      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 200, 'application/json', { key: {} }),
+    ).rejects.toThrow(/does not match/);
+    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 418, 'application/json', {})).rejects.toThrow(
+      /not documented/,
+    );
+    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'text/html', '')).rejects.toThrow(
+      /content type/,
+    );
     await expect(
       assertMatchesContract(baseUrl(), 'GET', '/v1/invoices/inv_x', 404, 'application/problem+json', { code: 'nope' }),
     ).rejects.toThrow(/does not match/);
@@ -65,14 +78,30 @@ describe('OpenAPI document', () => {
 
   it('the response check enforces documented headers', async () => {
     const withRequestId = new Headers({ 'Request-Id': 'req_x', 'RateLimit-Policy': 'p', RateLimit: 'r' });
-    await expect(assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'application/problem+json', PROBLEM_401, withRequestId)).rejects.toThrow(
-      /required header WWW-Authenticate/,
-    );
     await expect(
-      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'application/problem+json', PROBLEM_401, new Headers({ 'WWW-Authenticate': 'Bearer realm="api"' })),
+      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 401, 'application/problem+json', PROBLEM_401, withRequestId),
+    ).rejects.toThrow(/required header WWW-Authenticate/);
+    await expect(
+      assertMatchesContract(
+        baseUrl(),
+        'GET',
+        '/v1/me',
+        401,
+        'application/problem+json',
+        PROBLEM_401,
+        new Headers({ 'WWW-Authenticate': 'Bearer realm="api"' }),
+      ),
     ).rejects.toThrow(/required header Request-Id/);
     await expect(
-      assertMatchesContract(baseUrl(), 'GET', '/v1/me', 429, 'application/problem+json', { ...PROBLEM_401, status: 429, code: 'rate_limited' }, new Headers({ 'Request-Id': 'req_x', 'Retry-After': 'soon' })),
+      assertMatchesContract(
+        baseUrl(),
+        'GET',
+        '/v1/me',
+        429,
+        'application/problem+json',
+        { ...PROBLEM_401, status: 429, code: 'rate_limited' },
+        new Headers({ 'Request-Id': 'req_x', 'Retry-After': 'soon' }),
+      ),
     ).rejects.toThrow(/Retry-After/);
   });
 

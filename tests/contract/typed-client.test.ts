@@ -56,12 +56,16 @@ describe('typed client generated from the served document', () => {
     const readOnly = await createKey(account.workspace.id, { scopes: ['invoices:read'] });
     const live = await createKey(account.workspace.id, { environment: 'live' });
     // Imported by URL: the client needs the generated types, which the root type-check must not depend on.
-    const { exercise } = (await import(pathToFileURL(path.join(CLIENT_DIR, 'client.ts')).href)) as { exercise: Exercise };
+    const { exercise } = (await import(pathToFileURL(path.join(CLIENT_DIR, 'client.ts')).href)) as {
+      exercise: Exercise;
+    };
     exchanges = await exercise(baseUrl(), { full: account.secret, readOnly: readOnly.secret, live: live.secret });
   }, 120_000);
 
   it('the client calls every operation of the document', () => {
-    const documented = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
+    const documented = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId),
+    );
     expect(new Set(exchanges.map((exchange) => exchange.operationId))).toEqual(new Set(documented));
     expect(exchanges.filter((exchange) => exchange.status >= 400).length).toBeGreaterThan(5); // problems are checked too
   });
@@ -82,7 +86,10 @@ describe('typed client generated from the served document', () => {
 
     const output = await typeCheck();
     const errorLines = output.split('\n').filter((line) => /error TS\d+/.test(line));
-    expect(errorLines.filter((line) => !line.startsWith('tests/typed-client/generated/broken.ts')), output.slice(0, 4000)).toEqual([]);
+    expect(
+      errorLines.filter((line) => !line.startsWith('tests/typed-client/generated/broken.ts')),
+      output.slice(0, 4000),
+    ).toEqual([]);
     expect(errorLines.some((line) => line.startsWith('tests/typed-client/generated/broken.ts'))).toBe(true);
   }, 120_000);
 

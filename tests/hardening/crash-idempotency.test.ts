@@ -25,7 +25,12 @@ afterEach(async () => {
 
 async function doomedInstance(): Promise<NextServer> {
   const port = await freePort();
-  const server = await startNext({ port, databaseUrl: process.env.DATABASE_URL!, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
+  const server = await startNext({
+    port,
+    databaseUrl: process.env.DATABASE_URL!,
+    stdio: 'pipe',
+    publicUrl: `http://127.0.0.1:${port}`,
+  });
   servers.push(server);
   return server;
 }
@@ -60,7 +65,11 @@ function send(server: NextServer, path: string, secret: string, key: string, bod
 }
 
 /** Freezes `server` while its statement waits, lets PostgreSQL commit it, then kills the server. */
-async function crashAfterCommit(server: NextServer, admin: pg.Client, committed: () => Promise<boolean>): Promise<void> {
+async function crashAfterCommit(
+  server: NextServer,
+  admin: pg.Client,
+  committed: () => Promise<boolean>,
+): Promise<void> {
   server.child.kill('SIGSTOP');
   await admin.query('COMMIT');
   await eventually(committed, 20_000, 'the frozen instance’s statement to commit');
@@ -82,21 +91,37 @@ describe('a crash between the effect and the answer', () => {
       [account.workspace.id],
     );
     const lost = send(doomed, '/v1/invoices', account.secret, 'crash-create', VALID_INVOICE);
-    await eventually(async () => (await lockWaiters(admin, 'INSERT INTO invoices')).length > 0, 20_000, 'the create to wait on the key');
+    await eventually(
+      async () => (await lockWaiters(admin, 'INSERT INTO invoices')).length > 0,
+      20_000,
+      'the create to wait on the key',
+    );
     doomed.child.kill('SIGSTOP');
     await admin.query('ROLLBACK'); // the other "request" died: the doomed one's statement goes on and commits
-    await eventually(async () => (await invoiceCount(account.workspace.id)) === 1, 20_000, 'the frozen instance’s create to commit');
+    await eventually(
+      async () => (await invoiceCount(account.workspace.id)) === 1,
+      20_000,
+      'the frozen instance’s create to commit',
+    );
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     expect(await lost).toBeNull(); // the client never got an answer
 
-    const retry = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'crash-create' } });
+    const retry = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: VALID_INVOICE,
+      headers: { 'Idempotency-Key': 'crash-create' },
+    });
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     const stored = await db().invoice.findFirstOrThrow({ where: { workspaceId: account.workspace.id } });
     expect(retry.json.id).toBe(stored.id);
     expect(await invoiceCount(account.workspace.id)).toBe(1);
-    const again = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'crash-create' } });
+    const again = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: VALID_INVOICE,
+      headers: { 'Idempotency-Key': 'crash-create' },
+    });
     expect(again.text).toBe(retry.text);
   }, 120_000);
 
@@ -110,12 +135,20 @@ describe('a crash between the effect and the answer', () => {
     await admin.query('SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [id]);
     const path = `/v1/test/invoices/${id}/simulate-payment`;
     const lost = send(doomed, path, account.secret, 'crash-pay', {});
-    await eventually(async () => (await lockWaiters(admin, 'UPDATE invoices')).length > 0, 20_000, 'the payment to wait on the row lock');
+    await eventually(
+      async () => (await lockWaiters(admin, 'UPDATE invoices')).length > 0,
+      20_000,
+      'the payment to wait on the row lock',
+    );
     const paid = async () => (await db().invoice.findUniqueOrThrow({ where: { id } })).status === 'paid';
     await crashAfterCommit(doomed, admin, paid);
     expect(await lost).toBeNull();
 
-    const retry = await call('POST', path, { key: account.secret, body: {}, headers: { 'Idempotency-Key': 'crash-pay' } });
+    const retry = await call('POST', path, {
+      key: account.secret,
+      body: {},
+      headers: { 'Idempotency-Key': 'crash-pay' },
+    });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.json.status).toBe('paid');
@@ -130,7 +163,11 @@ describe('a crash between the effect and the answer', () => {
     const admin = await adminClient();
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE invoices IN SHARE MODE');
-    const first = call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'crash-connection' } });
+    const first = call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: VALID_INVOICE,
+      headers: { 'Idempotency-Key': 'crash-connection' },
+    });
     const waiter = async () => {
       const pids = await lockWaiters(admin, 'INSERT INTO invoices');
       return pids.length > 0 ? pids[0] : undefined;
@@ -139,12 +176,20 @@ describe('a crash between the effect and the answer', () => {
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
     // The statement died with its connection (nothing committed): the request looks its key up again and runs
     // its create on another connection, which waits on the lock in turn.
-    await eventually(async () => ((await waiter()) ?? pid) !== pid, 20_000, 'the create to run again on another connection');
+    await eventually(
+      async () => ((await waiter()) ?? pid) !== pid,
+      20_000,
+      'the create to run again on another connection',
+    );
     await admin.query('COMMIT');
     const created = await first;
     expect(created.status).toBe(201);
     expect(await invoiceCount(account.workspace.id)).toBe(1);
-    const retry = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'crash-connection' } });
+    const retry = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: VALID_INVOICE,
+      headers: { 'Idempotency-Key': 'crash-connection' },
+    });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.json.id).toBe(created.json.id);
     expect(await invoiceCount(account.workspace.id)).toBe(1);

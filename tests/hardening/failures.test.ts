@@ -37,7 +37,11 @@ describe('failure paths', () => {
 
   it('a database error (broken schema) → 500 internal_error without stack, SQL or secret; then it recovers', async () => {
     const account = await seedAccount();
-    const created = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, base: instance.baseUrl });
+    const created = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: VALID_INVOICE,
+      base: instance.baseUrl,
+    });
     expect(created.status).toBe(201);
     const id = created.json.id as string;
 
@@ -53,9 +57,16 @@ describe('failure paths', () => {
         const result = await call(method, path, { key: account.secret, base: instance.baseUrl });
         expect(result.status, result.text).toBe(500);
         expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-        expect(result.json).toMatchObject({ status: 500, code: 'internal_error', request_id: result.headers.get('request-id') });
+        expect(result.json).toMatchObject({
+          status: 500,
+          code: 'internal_error',
+          request_id: result.headers.get('request-id'),
+        });
         // When the key was authenticated and counted before the failure, its RateLimit headers stay on the 500.
-        if (authenticated) expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=\d+;t=\d+, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
+        if (authenticated)
+          expect(result.headers.get('ratelimit')).toMatch(
+            /^"per-second";r=\d+;t=\d+, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/,
+          );
         else expect(result.headers.get('ratelimit')).toBeNull();
         expectNoLeak(result, account.secret);
         if (authenticated) failedRequestIds.push(result.headers.get('request-id') ?? '');
@@ -70,7 +81,8 @@ describe('failure paths', () => {
     // The request log has the 500 (written in batches: wait for it, bounded), with nothing secret in it.
     let logged: Record<string, unknown>[] = [];
     for (let attempt = 0; attempt < 100 && logged.length === 0; attempt++) {
-      logged = (await admin.query(`SELECT * FROM request_log WHERE request_id = ANY($1::text[])`, [failedRequestIds])).rows;
+      logged = (await admin.query(`SELECT * FROM request_log WHERE request_id = ANY($1::text[])`, [failedRequestIds]))
+        .rows;
       if (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(logged.map((row) => [row.method, row.status])).toEqual([['POST', 500]]);
@@ -80,7 +92,12 @@ describe('failure paths', () => {
   it('a 500 is never stored under an Idempotency-Key: the claim is released and the retry creates the invoice', async () => {
     const account = await seedAccount();
     const send = () =>
-      call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'retry-after-500' }, base: instance.baseUrl });
+      call('POST', '/v1/invoices', {
+        key: account.secret,
+        body: VALID_INVOICE,
+        headers: { 'Idempotency-Key': 'retry-after-500' },
+        base: instance.baseUrl,
+      });
     await admin.query('ALTER TABLE invoices RENAME COLUMN currency TO currency_broken');
     let failed: CallResult;
     try {
@@ -90,7 +107,9 @@ describe('failure paths', () => {
     }
     expect(failed.status, failed.text).toBe(500);
     expectNoLeak(failed, account.secret);
-    const { rows } = await admin.query('SELECT count(*)::int AS n FROM idempotency_records WHERE workspace_id = $1', [account.workspace.id]);
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM idempotency_records WHERE workspace_id = $1', [
+      account.workspace.id,
+    ]);
     expect(rows[0].n).toBe(0);
 
     const retried = await send();
@@ -103,14 +122,18 @@ describe('failure paths', () => {
 
   it('a database connection lost mid-request → 503 service_unavailable without leaks; the next request succeeds', async () => {
     const account = await seedAccount();
-    const id = (await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, base: instance.baseUrl })).json.id as string;
+    const id = (
+      await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, base: instance.baseUrl })
+    ).json.id as string;
 
     // Hold a lock so the request is in flight inside PostgreSQL, then kill every other connection to the database.
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE invoices IN ACCESS EXCLUSIVE MODE');
     const inFlight = call('GET', `/v1/invoices/${id}`, { key: account.secret, base: instance.baseUrl });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     await admin.query('ROLLBACK');
 
     const result = await inFlight;

@@ -26,11 +26,14 @@ describe('hostile inputs', () => {
   it('well-formed non-ASCII text (emoji, right-to-left mark) is stored and read back unchanged', async () => {
     const account = await seedAccount();
     const description = 'Zahlung 😀 \u202eabc\u202c — ok';
-    const created = await call('POST', '/v1/invoices', { key: account.secret, body: { ...VALID_INVOICE, description, metadata: { 'clé': 'värde' } } });
+    const created = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: { ...VALID_INVOICE, description, metadata: { clé: 'värde' } },
+    });
     expect(created.status).toBe(201);
     const read = await call('GET', `/v1/invoices/${created.json.id}`, { key: account.secret });
     expect(read.json.description).toBe(description);
-    expect(read.json.metadata).toEqual({ 'clé': 'värde' });
+    expect(read.json.metadata).toEqual({ clé: 'värde' });
   });
 
   it.each([

@@ -27,7 +27,12 @@ describe('Idempotency-Key', () => {
       const account = await seedAccount();
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'two-instances' }, base: i % 2 ? other.baseUrl : undefined }),
+          call('POST', '/v1/invoices', {
+            key: account.secret,
+            body: VALID_INVOICE,
+            headers: { 'Idempotency-Key': 'two-instances' },
+            base: i % 2 ? other.baseUrl : undefined,
+          }),
         ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
@@ -93,14 +98,20 @@ describe('Idempotency-Key', () => {
   it('the same key on another endpoint → 422', async () => {
     const account = await seedAccount();
     const invoice = (await post(account.secret, 'cross-endpoint')).json;
-    const result = await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: account.secret, headers: { 'Idempotency-Key': 'cross-endpoint' } });
+    const result = await call('POST', `/v1/invoices/${invoice.id}/cancel`, {
+      key: account.secret,
+      headers: { 'Idempotency-Key': 'cross-endpoint' },
+    });
     expectProblem(result, 422, 'idempotency_key_reused');
   });
 
   it('keys are scoped to workspace and environment: the same value elsewhere is independent', async () => {
     const a = await seedAccount();
     const b = await seedAccount();
-    const [ra, rb] = await Promise.all([post(a.secret, 'shared-value'), post(b.secret, 'shared-value', { ...VALID_INVOICE, amount: '99' })]);
+    const [ra, rb] = await Promise.all([
+      post(a.secret, 'shared-value'),
+      post(b.secret, 'shared-value', { ...VALID_INVOICE, amount: '99' }),
+    ]);
     expect([ra.status, rb.status]).toEqual([201, 201]);
     expect(ra.json.id).not.toBe(rb.json.id);
     expect(rb.json.amount).toBe('99');
@@ -131,7 +142,13 @@ describe('Idempotency-Key', () => {
     const created = await post(account.secret, 'to-cancel');
     const id = created.json.id as string;
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => call('POST', `/v1/invoices/${id}/cancel`, { key: account.secret, body: {}, headers: { 'Idempotency-Key': 'cancel-once' } })),
+      Array.from({ length: 20 }, () =>
+        call('POST', `/v1/invoices/${id}/cancel`, {
+          key: account.secret,
+          body: {},
+          headers: { 'Idempotency-Key': 'cancel-once' },
+        }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
@@ -159,7 +176,10 @@ describe('Idempotency-Key', () => {
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     expect(await pruneIdempotencyRecords()).toBeGreaterThanOrEqual(1);
-    const left = await db().idempotencyRecord.findMany({ where: { workspaceId: account.workspace.id }, select: { key: true } });
+    const left = await db().idempotencyRecord.findMany({
+      where: { workspaceId: account.workspace.id },
+      select: { key: true },
+    });
     expect(left.map((record) => record.key)).toEqual(['prune-new']);
   });
 
@@ -182,7 +202,10 @@ describe('Idempotency-Key', () => {
   it('records older than 24 h are treated as absent', async () => {
     const account = await seedAccount();
     await post(account.secret, 'old-key');
-    await db().idempotencyRecord.updateMany({ where: { workspaceId: account.workspace.id }, data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) } });
+    await db().idempotencyRecord.updateMany({
+      where: { workspaceId: account.workspace.id },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
     const again = await post(account.secret, 'old-key', { ...VALID_INVOICE, amount: '12' });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();

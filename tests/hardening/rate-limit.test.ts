@@ -10,7 +10,8 @@ import { call, expectProblem, type CallResult } from '../support/http';
  * per workspace and environment (twice that), kept in PostgreSQL, so it holds across app instances. Bounds are
  * computed from the database's own clock around each burst (tokens refill with time), never from sleeps.
  */
-const perSecondItem = (result: CallResult) => /"per-second";r=(\d+);t=(\d+)/.exec(result.headers.get('ratelimit') ?? '');
+const perSecondItem = (result: CallResult) =>
+  /"per-second";r=(\d+);t=(\d+)/.exec(result.headers.get('ratelimit') ?? '');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('token bucket on the default server (Developer plan)', () => {
@@ -52,7 +53,9 @@ describe('token bucket on the default server (Developer plan)', () => {
       expectProblem(refused, 429, 'rate_limited');
       expect(refused.json.detail).toContain('25 requests per second');
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(refused.headers.get('ratelimit')).toMatch(/^"per-second";r=0;t=1, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
+      expect(refused.headers.get('ratelimit')).toMatch(
+        /^"per-second";r=0;t=1, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/,
+      );
     }
     // A full refill takes 1 s at 25 tokens/s: after it, 25 parallel requests all pass.
     await pause(1100);
@@ -64,8 +67,14 @@ describe('token bucket on the default server (Developer plan)', () => {
     const { rateLimitPerSecond: q, monthlyLimit } = await serverPlan('Developer');
     const account = await seedAccount({ plan: 'Developer' });
     const result = await call('GET', '/v1/me', { key: account.secret });
-    expect(result.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-second";q=${q};w=1, "workspace";q=${2 * q};w=1, "monthly";q=${monthlyLimit};w=\\d+$`));
-    expect(result.headers.get('ratelimit')).toMatch(new RegExp(`^"per-second";r=${q - 1};t=1, "workspace";r=${2 * q - 1};t=1, "monthly";r=${monthlyLimit - 1};t=\\d+$`));
+    expect(result.headers.get('ratelimit-policy')).toMatch(
+      new RegExp(`^"per-second";q=${q};w=1, "workspace";q=${2 * q};w=1, "monthly";q=${monthlyLimit};w=\\d+$`),
+    );
+    expect(result.headers.get('ratelimit')).toMatch(
+      new RegExp(
+        `^"per-second";r=${q - 1};t=1, "workspace";r=${2 * q - 1};t=1, "monthly";r=${monthlyLimit - 1};t=\\d+$`,
+      ),
+    );
   });
 });
 
@@ -95,7 +104,9 @@ describe('token buckets across two instances', () => {
     const account = await seedAccount({ plan: 'Business' });
     const first = await databaseSeconds();
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call('GET', '/v1/me', { key: account.secret, base: instances[i % 2]!.baseUrl })),
+      Array.from({ length: 40 }, (_, i) =>
+        call('GET', '/v1/me', { key: account.secret, base: instances[i % 2]!.baseUrl }),
+      ),
     );
     const elapsed = (await databaseSeconds()) - first;
     const allowed = results.filter((r) => r.status === 200);
@@ -107,10 +118,14 @@ describe('token buckets across two instances', () => {
       const problem = expectProblem(result, 429, 'rate_limited');
       expect(problem.detail).toContain(`${LIMIT} requests per second`);
       expect(result.headers.get('retry-after')).toBe('1');
-      expect(result.headers.get('ratelimit')).toMatch(/^"per-second";r=0;t=1, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/);
+      expect(result.headers.get('ratelimit')).toMatch(
+        /^"per-second";r=0;t=1, "workspace";r=\d+;t=\d+, "monthly";r=\d+;t=\d+$/,
+      );
     }
     for (const result of results) {
-      expect(result.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-second";q=${LIMIT};w=1, "workspace";q=${2 * LIMIT};w=1, "monthly";q=${MONTHLY};w=\\d+$`));
+      expect(result.headers.get('ratelimit-policy')).toMatch(
+        new RegExp(`^"per-second";q=${LIMIT};w=1, "workspace";q=${2 * LIMIT};w=1, "monthly";q=${MONTHLY};w=\\d+$`),
+      );
     }
   });
 
@@ -120,19 +135,27 @@ describe('token buckets across two instances', () => {
     const keys = [account.secret, ...others.map((k) => k.secret)];
     const first = await databaseSeconds();
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => call('GET', '/v1/me', { key: keys[i % 3], base: instances[i % 2]!.baseUrl })),
+      Array.from({ length: 60 }, (_, i) =>
+        call('GET', '/v1/me', { key: keys[i % 3], base: instances[i % 2]!.baseUrl }),
+      ),
     );
     const elapsed = (await databaseSeconds()) - first;
     const allowed = results.filter((r) => r.status === 200).length;
     expect(allowed).toBeGreaterThanOrEqual(2 * LIMIT);
     expect(allowed).toBeLessThanOrEqual(2 * LIMIT + Math.ceil(elapsed * 2 * LIMIT));
-    const byWorkspace = results.filter((r) => r.status === 429 && String(r.json.detail).includes(`together allow ${2 * LIMIT} requests per second`));
+    const byWorkspace = results.filter(
+      (r) => r.status === 429 && String(r.json.detail).includes(`together allow ${2 * LIMIT} requests per second`),
+    );
     expect(byWorkspace.length).toBeGreaterThan(0);
   });
 
   it('the key works again once tokens have refilled', async () => {
     const account = await seedAccount({ plan: 'Business' });
-    await Promise.all(Array.from({ length: LIMIT + 3 }, () => call('GET', '/v1/me', { key: account.secret, base: instances[0]!.baseUrl })));
+    await Promise.all(
+      Array.from({ length: LIMIT + 3 }, () =>
+        call('GET', '/v1/me', { key: account.secret, base: instances[0]!.baseUrl }),
+      ),
+    );
     await pause(1100);
     const again = await call('GET', '/v1/me', { key: account.secret, base: instances[1]!.baseUrl });
     expect(again.status).toBe(200);
@@ -141,7 +164,11 @@ describe('token buckets across two instances', () => {
 
   it('rate-limited requests are counted in the month: they passed steps 1–3', async () => {
     const account = await seedAccount({ plan: 'Business' });
-    const results = await Promise.all(Array.from({ length: LIMIT + 5 }, () => call('GET', '/v1/invoices', { key: account.secret, base: instances[0]!.baseUrl })));
+    const results = await Promise.all(
+      Array.from({ length: LIMIT + 5 }, () =>
+        call('GET', '/v1/invoices', { key: account.secret, base: instances[0]!.baseUrl }),
+      ),
+    );
     const limited = results.filter((r) => r.status === 429).length;
     expect(limited).toBeGreaterThan(0);
     await pause(1100);

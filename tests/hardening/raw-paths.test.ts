@@ -19,7 +19,11 @@ function rawGet(path: string): Promise<{ status: number; headers: http.IncomingH
 
 describe('raw paths with dot segments (a proxy that forwards raw paths)', () => {
   it('GET /v1/../pay/<token> and its encoded forms get a 400, never a page without its headers', async () => {
-    for (const path of ['/v1/../pay/abcdefghijklmnopqrstuv', '/v1/%2e%2e/pay/abcdefghijklmnopqrstuv', '/v1/.%2E/pay/abcdefghijklmnopqrstuv']) {
+    for (const path of [
+      '/v1/../pay/abcdefghijklmnopqrstuv',
+      '/v1/%2e%2e/pay/abcdefghijklmnopqrstuv',
+      '/v1/.%2E/pay/abcdefghijklmnopqrstuv',
+    ]) {
       const response = await rawGet(path);
       expect(response.status, path).toBe(400);
       expect(response.headers['content-type'], path).toBe('application/problem+json');

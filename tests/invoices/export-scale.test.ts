@@ -55,7 +55,9 @@ describe('invoice CSV export at scale', () => {
     await counted;
     const seconds = (performance.now() - started) / 1000;
     const growthMb = (peak - heapBefore) / 1024 / 1024;
-    console.log(`[export scale] ${rows} rows in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s), retained heap growth at most ${growthMb.toFixed(1)} MB (sampled every 10 batches)`);
+    console.log(
+      `[export scale] ${rows} rows in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s), retained heap growth at most ${growthMb.toFixed(1)} MB (sampled every 10 batches)`,
+    );
     expect(rows).toBe(ROWS);
     const [total] = await filteredTotals(scope, {});
     expect(received).toBe(BigInt(total!.amount.replace('.', '').replace(/0{12}$/, '')));

@@ -15,7 +15,11 @@ type Row = Record<(typeof EXPORT_COLUMNS)[number], string>;
 const DAY = 86_400_000;
 const NOW = new Date();
 
-async function csvOf(scope: { workspaceId: string; environment: 'test' | 'live' }, filters: InvoiceFilters, batchSize: number): Promise<Row[]> {
+async function csvOf(
+  scope: { workspaceId: string; environment: 'test' | 'live' },
+  filters: InvoiceFilters,
+  batchSize: number,
+): Promise<Row[]> {
   let text = '';
   for await (const chunk of invoiceCsvChunks(scope, filters, NOW, batchSize)) text += chunk;
   return parse(text, { columns: true, skip_empty_lines: true }) as Row[];
@@ -42,7 +46,13 @@ beforeAll(async () => {
   for (let i = 0; i < 23; i++) {
     const body = CreateInvoiceBody.parse(
       i % 3 === 0
-        ? { amount: `${i + 1}.5`, currency: 'ETH', network: 'ethereum', description: i === 3 ? '=HYPERLINK("x")' : `item ${i}`, order_id: `order-${i}` }
+        ? {
+            amount: `${i + 1}.5`,
+            currency: 'ETH',
+            network: 'ethereum',
+            description: i === 3 ? '=HYPERLINK("x")' : `item ${i}`,
+            order_id: `order-${i}`,
+          }
         : { amount: `${i + 1}.25`, currency: 'USDT', network: 'tron', metadata: { n: String(i) } },
     );
     const at = new Date(NOW.getTime() - (2 - (i % 3)) * DAY - (23 - i) * 1000);
@@ -52,7 +62,12 @@ beforeAll(async () => {
     else if (i % 5 === 0) await cancelInvoice(scopeA, invoice.id, new Date(at.getTime() + 1000));
   }
   // B's invoices, which A's export must never show.
-  for (let i = 0; i < 4; i++) await createInvoice({ workspaceId: b, environment: 'test' }, CreateInvoiceBody.parse({ amount: '7', currency: 'USDT', network: 'tron' }), NOW);
+  for (let i = 0; i < 4; i++)
+    await createInvoice(
+      { workspaceId: b, environment: 'test' },
+      CreateInvoiceBody.parse({ amount: '7', currency: 'USDT', network: 'tron' }),
+      NOW,
+    );
 }, 120_000);
 
 describe('invoice CSV export', () => {
@@ -61,7 +76,11 @@ describe('invoice CSV export', () => {
     const whole = await csvOf(scope, {}, 1000);
     expect(whole).toHaveLength(23);
     expect(new Set(whole.map((row) => row.id))).toEqual(new Set(created));
-    for (const batch of [1, 5, 22, 23]) expect((await csvOf(scope, {}, batch)).map((row) => row.id), `batch ${batch}`).toEqual(whole.map((row) => row.id));
+    for (const batch of [1, 5, 22, 23])
+      expect(
+        (await csvOf(scope, {}, batch)).map((row) => row.id),
+        `batch ${batch}`,
+      ).toEqual(whole.map((row) => row.id));
     const listed = await listFilteredInvoices(scope, {}, { after: null, limit: 100 }, NOW);
     expect(whole.map((row) => row.id)).toEqual(listed.invoices.map((invoice) => invoice.id));
     // Batches follow each other on seq: the second starts strictly after the first's last row.
@@ -101,7 +120,10 @@ describe('invoice CSV export', () => {
       const parsed = InvoiceFilters.parse(filters);
       const rows = await csvOf(scope, parsed, 4);
       const listed = await listFilteredInvoices(scope, parsed, { after: null, limit: 100 }, NOW);
-      expect(rows.map((row) => row.id), JSON.stringify(filters)).toEqual(listed.invoices.map((invoice) => invoice.id));
+      expect(
+        rows.map((row) => row.id),
+        JSON.stringify(filters),
+      ).toEqual(listed.invoices.map((invoice) => invoice.id));
       expect(rows.length, JSON.stringify(filters)).toBeGreaterThan(0);
       for (const row of rows) {
         if (filters.status) expect(row.status).toBe(filters.status);
@@ -116,7 +138,9 @@ describe('invoice CSV export', () => {
         const mine = rows.filter((row) => row.currency === total.currency);
         expect(mine).toHaveLength(total.count);
         expect(formatUnits(sum(mine.map((row) => row.amount)), 18)).toBe(formatUnits(asUnits(total.amount), 18));
-        expect(formatUnits(sum(mine.map((row) => row.amount_received)), 18)).toBe(formatUnits(asUnits(total.amountReceived), 18));
+        expect(formatUnits(sum(mine.map((row) => row.amount_received)), 18)).toBe(
+          formatUnits(asUnits(total.amountReceived), 18),
+        );
       }
       expect(totals.reduce((n, total) => n + total.count, 0)).toBe(rows.length);
     }
@@ -129,7 +153,12 @@ describe('invoice CSV export', () => {
     expect(await csvOf({ workspaceId: a, environment: 'live' }, {}, 5)).toHaveLength(0);
     // A's invoice id searched from B finds nothing; as B's page cursor it positions nothing.
     expect(await csvOf({ workspaceId: b, environment: 'test' }, { q: created[0]! }, 5)).toHaveLength(0);
-    const foreign = await listFilteredInvoices({ workspaceId: b, environment: 'test' }, {}, { after: created[0]!, limit: 10 }, NOW);
+    const foreign = await listFilteredInvoices(
+      { workspaceId: b, environment: 'test' },
+      {},
+      { after: created[0]!, limit: 10 },
+      NOW,
+    );
     expect(foreign).toMatchObject({ invoices: [], cursorFound: false });
   });
 });

@@ -25,7 +25,14 @@ async function invoiceScanLoops(secret: string, invoiceId: string): Promise<stri
   if (!endpoint.read) throw new Error('GET /v1/invoices/{id} has no read');
   const now = new Date();
   const read = endpoint.read({ params: { id: invoiceId }, query: {}, now });
-  const { text, values } = authorizeQuery({ hash: hashSecret(secret), exemptFromMonthlyLimit: false, clientIp: '127.0.0.1', scope: 'invoices:read', now, read });
+  const { text, values } = authorizeQuery({
+    hash: hashSecret(secret),
+    exemptFromMonthlyLimit: false,
+    clientIp: '127.0.0.1',
+    scope: 'invoices:read',
+    now,
+    read,
+  });
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
@@ -51,8 +58,11 @@ describe('a refused request runs no endpoint read', () => {
     expect(allowed.some((line) => /loops=1\)/.test(line))).toBe(true);
 
     // The rate limit: the key's bucket empty.
-    await admin.query(`INSERT INTO rate_buckets (scope, tokens, refilled_at) VALUES ($1, 0, now() + interval '1 hour')
-                       ON CONFLICT (scope) DO UPDATE SET tokens = 0, refilled_at = EXCLUDED.refilled_at`, [`key:${account.key.id}`]);
+    await admin.query(
+      `INSERT INTO rate_buckets (scope, tokens, refilled_at) VALUES ($1, 0, now() + interval '1 hour')
+                       ON CONFLICT (scope) DO UPDATE SET tokens = 0, refilled_at = EXCLUDED.refilled_at`,
+      [`key:${account.key.id}`],
+    );
     const rateLimited = await invoiceScanLoops(account.secret, id);
     expect(rateLimited.length).toBeGreaterThan(0);
     expect(rateLimited.every((line) => line.includes('never executed'))).toBe(true);

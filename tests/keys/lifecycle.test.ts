@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(async () => admin?.end());
 
 const auditOf = async (workspaceId: string) =>
-  (await db().auditLog.findMany({ where: { workspaceId }, orderBy: { id: 'asc' } })).map((row) => ({ action: row.action, actor: row.actorLabel, target: row.target, details: row.details }));
+  (await db().auditLog.findMany({ where: { workspaceId }, orderBy: { id: 'asc' } })).map((row) => ({
+    action: row.action,
+    actor: row.actorLabel,
+    target: row.target,
+    details: row.details,
+  }));
 
 describe('roll', () => {
   it('without grace: the new secret works at once, the old one answers 401 expired_api_key', async () => {
@@ -47,20 +52,26 @@ describe('roll', () => {
     expect((await call('GET', '/v1/me', { key: secret })).status).toBe(200);
   });
 
-  it('a revoked or expired key cannot be rolled; another workspace\'s key is not found', async () => {
+  it("a revoked or expired key cannot be rolled; another workspace's key is not found", async () => {
     const account = await seedAccount({ plan: 'Developer' });
     const other = await seedAccount({ plan: 'Developer' });
     await expect(rollApiKey(account.key.id, other.workspace.id, 0)).rejects.toMatchObject({ code: 'not_found' });
     await revokeApiKey(account.key.id, account.workspace.id);
     await expect(rollApiKey(account.key.id, account.workspace.id, 0)).rejects.toMatchObject({ code: 'key_not_active' });
-    await expect(rollApiKey(other.key.id, other.workspace.id, 604_801)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(rollApiKey(other.key.id, other.workspace.id, 604_801)).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
   });
 });
 
 describe('expiry', () => {
   it('a key with expires_at works before it and answers 401 expired_api_key (not counted) after it', async () => {
     const workspace = await createWorkspace('Developer');
-    const { key, secret } = await createApiKey(workspace.id, { label: 'short-lived', environment: 'test', expiresAt: new Date(Date.now() + 60_000) });
+    const { key, secret } = await createApiKey(workspace.id, {
+      label: 'short-lived',
+      environment: 'test',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     expect(key.expiresAt).not.toBeNull();
     expect((await call('GET', '/v1/me', { key: secret })).status).toBe(200);
     await admin.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [key.id]);
@@ -71,7 +82,9 @@ describe('expiry', () => {
 
   it('an expiry in the past is refused at creation', async () => {
     const workspace = await createWorkspace('Developer');
-    await expect(createApiKey(workspace.id, { label: 'x', environment: 'test', expiresAt: new Date(Date.now() - 1000) })).rejects.toThrow(/future/);
+    await expect(
+      createApiKey(workspace.id, { label: 'x', environment: 'test', expiresAt: new Date(Date.now() - 1000) }),
+    ).rejects.toThrow(/future/);
   });
 });
 
@@ -83,7 +96,11 @@ describe('expiry', () => {
  */
 async function serverAppendsSocketAddress(): Promise<boolean> {
   const workspace = await createWorkspace('Developer');
-  const { secret } = await createApiKey(workspace.id, { label: 'probe', environment: 'test', allowedIps: ['198.51.100.1'] });
+  const { secret } = await createApiKey(workspace.id, {
+    label: 'probe',
+    environment: 'test',
+    allowedIps: ['198.51.100.1'],
+  });
   const result = await call('GET', '/v1/me', { key: secret, headers: { 'X-Forwarded-For': '198.51.100.1' } });
   return result.status !== 200;
 }
@@ -101,40 +118,78 @@ describe('IP allowlist', () => {
 
   it('validates IPv4 and IPv6 CIDRs and stores them canonically', async () => {
     const workspace = await createWorkspace('Developer');
-    const { key } = await createApiKey(workspace.id, { label: 'a', environment: 'test', allowedIps: '10.1.2.3/8, 2001:db8::1/32 192.0.2.7' });
+    const { key } = await createApiKey(workspace.id, {
+      label: 'a',
+      environment: 'test',
+      allowedIps: '10.1.2.3/8, 2001:db8::1/32 192.0.2.7',
+    });
     expect(key.allowedIps).toEqual(['10.0.0.0/8', '192.0.2.7/32', '2001:db8::/32']);
     for (const bad of ['10.0.0.0/33', 'not-an-ip', '2001:db8::/129', '1.2.3.4/8/1']) {
-      await expect(createApiKey(workspace.id, { label: 'b', environment: 'test', allowedIps: [bad] })).rejects.toThrow();
+      await expect(
+        createApiKey(workspace.id, { label: 'b', environment: 'test', allowedIps: [bad] }),
+      ).rejects.toThrow();
     }
   });
 
   it('other addresses → 403 ip_not_allowed (not counted); the socket address decides', async () => {
     const workspace = await createWorkspace('Developer');
-    const { secret } = await createApiKey(workspace.id, { label: 'office only', environment: 'test', allowedIps: ['203.0.113.0/24'] });
+    const { secret } = await createApiKey(workspace.id, {
+      label: 'office only',
+      environment: 'test',
+      allowedIps: ['203.0.113.0/24'],
+    });
     expectProblem(await call('GET', '/v1/me', { key: secret }), 403, 'ip_not_allowed');
     expect(await monthlyCount(workspace.id)).toBe(0);
-    const local = await createApiKey(workspace.id, { label: 'this machine', environment: 'test', allowedIps: ['127.0.0.1', '::1'] });
+    const local = await createApiKey(workspace.id, {
+      label: 'this machine',
+      environment: 'test',
+      allowedIps: ['127.0.0.1', '::1'],
+    });
     expect((await call('GET', '/v1/me', { key: local.secret })).status).toBe(200);
   });
 
   it('a spoofed X-Forwarded-For changes nothing without a trusted proxy', async () => {
     const workspace = await createWorkspace('Developer');
-    const { secret } = await createApiKey(workspace.id, { label: 'office only', environment: 'test', allowedIps: ['203.0.113.0/24'] });
-    expectProblem(await call('GET', '/v1/me', { key: secret, headers: { 'X-Forwarded-For': '203.0.113.9' } }), 403, 'ip_not_allowed');
+    const { secret } = await createApiKey(workspace.id, {
+      label: 'office only',
+      environment: 'test',
+      allowedIps: ['203.0.113.0/24'],
+    });
+    expectProblem(
+      await call('GET', '/v1/me', { key: secret, headers: { 'X-Forwarded-For': '203.0.113.9' } }),
+      403,
+      'ip_not_allowed',
+    );
     expect(await monthlyCount(workspace.id)).toBe(0);
 
-    const local = await createApiKey(workspace.id, { label: 'this machine', environment: 'test', allowedIps: ['127.0.0.1', '::1'] });
+    const local = await createApiKey(workspace.id, {
+      label: 'this machine',
+      environment: 'test',
+      allowedIps: ['127.0.0.1', '::1'],
+    });
     expect((await call('GET', '/v1/me', { key: local.secret })).status).toBe(200);
-    expect((await call('GET', '/v1/me', { key: local.secret, headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).toBe(200);
+    expect(
+      (await call('GET', '/v1/me', { key: local.secret, headers: { 'X-Forwarded-For': '203.0.113.9' } })).status,
+    ).toBe(200);
   });
 
   it('behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the entry the proxy wrote decides; entries the client wrote do not', async () => {
     const workspace = await createWorkspace('Developer');
-    const { secret } = await createApiKey(workspace.id, { label: 'office only', environment: 'test', allowedIps: ['203.0.113.0/24'] });
+    const { secret } = await createApiKey(workspace.id, {
+      label: 'office only',
+      environment: 'test',
+      allowedIps: ['203.0.113.0/24'],
+    });
     const base = proxied.baseUrl;
-    expect((await call('GET', '/v1/me', { key: secret, base, headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).toBe(200);
+    expect(
+      (await call('GET', '/v1/me', { key: secret, base, headers: { 'X-Forwarded-For': '203.0.113.9' } })).status,
+    ).toBe(200);
     // The client forged the first entry; the proxy appended the real address.
-    expectProblem(await call('GET', '/v1/me', { key: secret, base, headers: { 'X-Forwarded-For': '203.0.113.9, 198.51.100.4' } }), 403, 'ip_not_allowed');
+    expectProblem(
+      await call('GET', '/v1/me', { key: secret, base, headers: { 'X-Forwarded-For': '203.0.113.9, 198.51.100.4' } }),
+      403,
+      'ip_not_allowed',
+    );
   });
 });
 
@@ -143,15 +198,22 @@ describe('limits on key creation', () => {
     const { KEY_CREATION_PER_MINUTE: perMinute, MAX_ACTIVE_KEYS_PER_WORKSPACE: cap } = env();
     const workspace = await createWorkspace('Developer');
     const created = [];
-    for (let i = 0; i < perMinute; i++) created.push(await createApiKey(workspace.id, { label: `k${i}`, environment: 'test' }));
-    await expect(createApiKey(workspace.id, { label: 'one too many', environment: 'test' })).rejects.toMatchObject({ code: 'key_creation_throttled' });
+    for (let i = 0; i < perMinute; i++)
+      created.push(await createApiKey(workspace.id, { label: `k${i}`, environment: 'test' }));
+    await expect(createApiKey(workspace.id, { label: 'one too many', environment: 'test' })).rejects.toMatchObject({
+      code: 'key_creation_throttled',
+    });
     // Parallel creations cannot slip past the count: the workspace row lock serialises them.
     const other = await createWorkspace('Developer');
-    const parallel = await Promise.allSettled(Array.from({ length: perMinute + 5 }, (_, i) => createApiKey(other.id, { label: `p${i}`, environment: 'test' })));
+    const parallel = await Promise.allSettled(
+      Array.from({ length: perMinute + 5 }, (_, i) => createApiKey(other.id, { label: `p${i}`, environment: 'test' })),
+    );
     expect(parallel.filter((r) => r.status === 'fulfilled')).toHaveLength(perMinute);
 
     // The cap: move the keys' creation back (past the throttle) and fill the workspace up to it.
-    await admin.query(`UPDATE api_keys SET created_at = created_at - interval '2 minutes' WHERE workspace_id = $1`, [workspace.id]);
+    await admin.query(`UPDATE api_keys SET created_at = created_at - interval '2 minutes' WHERE workspace_id = $1`, [
+      workspace.id,
+    ]);
     await admin.query(
       `INSERT INTO api_keys (workspace_id, label, environment, scopes, prefix, secret_hash, created_at)
        SELECT $1, 'filler', 'test', ARRAY['invoices:read'], 'test_filler00', md5(random()::text) || g, now() - interval '2 minutes'
@@ -172,7 +234,11 @@ describe('audit log', () => {
   it('one row per change, with who and what, written with the change; none for a refused action', async () => {
     const workspace = await createWorkspace('Trial');
     const { key } = await createApiKey(workspace.id, { label: 'audited', environment: 'test' }, OPERATOR);
-    const rolled = await rollApiKey(key.id, workspace.id, 3600, { userId: null, label: 'someone@example.test', ip: '198.51.100.7' });
+    const rolled = await rollApiKey(key.id, workspace.id, 3600, {
+      userId: null,
+      label: 'someone@example.test',
+      ip: '198.51.100.7',
+    });
     await revokeApiKey(rolled.key.id, workspace.id, OPERATOR);
     await setWallet(workspace.id, { network: 'tron', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' }, OPERATOR);
     await removeWallet(workspace.id, 'tron', OPERATOR);
@@ -180,18 +246,40 @@ describe('audit log', () => {
 
     // Refused actions record nothing.
     const before = (await auditOf(workspace.id)).length;
-    await expect(revokeApiKey(rolled.key.id, workspace.id, OPERATOR)).rejects.toMatchObject({ code: 'key_already_revoked' });
-    await expect(setWallet(workspace.id, { network: 'tron', address: 'not-an-address' }, OPERATOR)).rejects.toMatchObject({ code: 'invalid_wallet_address' });
-    await expect(createApiKey(workspace.id, { label: 'x', environment: 'test', allowedIps: ['nope'] }, OPERATOR)).rejects.toThrow();
+    await expect(revokeApiKey(rolled.key.id, workspace.id, OPERATOR)).rejects.toMatchObject({
+      code: 'key_already_revoked',
+    });
+    await expect(
+      setWallet(workspace.id, { network: 'tron', address: 'not-an-address' }, OPERATOR),
+    ).rejects.toMatchObject({ code: 'invalid_wallet_address' });
+    await expect(
+      createApiKey(workspace.id, { label: 'x', environment: 'test', allowedIps: ['nope'] }, OPERATOR),
+    ).rejects.toThrow();
     await removeWallet(workspace.id, 'tron', OPERATOR); // nothing to remove
     expect((await auditOf(workspace.id)).length).toBe(before);
 
     const rows = await auditOf(workspace.id);
-    expect(rows.map((r) => r.action)).toEqual(['key.created', 'key.rolled', 'key.revoked', 'wallet.set', 'wallet.removed', 'plan.changed']);
-    expect(rows[0]).toMatchObject({ actor: 'operator (admin CLI)', target: `key ${key.id}`, details: { label: 'audited', environment: 'test' } });
-    expect(rows[1]).toMatchObject({ actor: 'someone@example.test', details: { new_key_id: rolled.key.id, grace_seconds: 3600 } });
+    expect(rows.map((r) => r.action)).toEqual([
+      'key.created',
+      'key.rolled',
+      'key.revoked',
+      'wallet.set',
+      'wallet.removed',
+      'plan.changed',
+    ]);
+    expect(rows[0]).toMatchObject({
+      actor: 'operator (admin CLI)',
+      target: `key ${key.id}`,
+      details: { label: 'audited', environment: 'test' },
+    });
+    expect(rows[1]).toMatchObject({
+      actor: 'someone@example.test',
+      details: { new_key_id: rolled.key.id, grace_seconds: 3600 },
+    });
     expect(rows[5]).toMatchObject({ details: { from: 'Trial', to: 'Developer' } });
-    const ip = await admin.query(`SELECT ip FROM audit_log WHERE workspace_id = $1 AND action = 'key.rolled'`, [workspace.id]);
+    const ip = await admin.query(`SELECT ip FROM audit_log WHERE workspace_id = $1 AND action = 'key.rolled'`, [
+      workspace.id,
+    ]);
     expect(ip.rows[0].ip).toBe('198.51.100.7');
     // No secret ever reaches the audit log.
     expect(JSON.stringify(rows)).not.toMatch(/(test|live)_[A-Za-z0-9]{36}/);

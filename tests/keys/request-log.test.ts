@@ -15,7 +15,9 @@ afterAll(async () => admin?.end());
 
 async function logged(requestIds: string[]): Promise<Record<string, unknown>[]> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const { rows } = await admin.query(`SELECT * FROM request_log WHERE request_id = ANY($1::text[]) ORDER BY id`, [requestIds]);
+    const { rows } = await admin.query(`SELECT * FROM request_log WHERE request_id = ANY($1::text[]) ORDER BY id`, [
+      requestIds,
+    ]);
     if (rows.length >= requestIds.length) return rows;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -25,7 +27,11 @@ async function logged(requestIds: string[]): Promise<Record<string, unknown>[]> 
 describe('request log', () => {
   it('records 2xx and 4xx requests (refusals too) with time, key, method, path, status, duration, request id and idempotency key — nothing secret', async () => {
     const account = await seedAccount({ plan: 'Developer' });
-    const created = await call('POST', '/v1/invoices', { key: account.secret, body: { ...VALID_INVOICE, description: 'body-marker-123' }, headers: { 'Idempotency-Key': 'order-77' } });
+    const created = await call('POST', '/v1/invoices', {
+      key: account.secret,
+      body: { ...VALID_INVOICE, description: 'body-marker-123' },
+      headers: { 'Idempotency-Key': 'order-77' },
+    });
     expect(created.status).toBe(201);
     const notFound = await call('GET', '/v1/invoices/inv_000000000000000000000000', { key: account.secret });
     expect(notFound.status).toBe(404);
@@ -48,7 +54,12 @@ describe('request log', () => {
       ['GET', '/v1/me', 401],
     ]);
     for (const row of rows) {
-      expect(row).toMatchObject({ workspace_id: account.workspace.id, environment: 'test', key_id: account.key.id, key_prefix: account.key.prefix });
+      expect(row).toMatchObject({
+        workspace_id: account.workspace.id,
+        environment: 'test',
+        key_id: account.key.id,
+        key_prefix: account.key.prefix,
+      });
       expect(row.duration_ms).toEqual(expect.any(Number));
       expect(row.created_at).toBeInstanceOf(Date);
     }
@@ -65,7 +76,9 @@ describe('request log', () => {
   it('a request without a known key is not logged (there is no workspace to show it to)', async () => {
     const result = await call('GET', '/v1/me', { key: 'test_' + 'A'.repeat(36) });
     expect(result.status).toBe(401);
-    const { rows } = await admin.query(`SELECT 1 FROM request_log WHERE request_id = $1`, [result.headers.get('request-id')]);
+    const { rows } = await admin.query(`SELECT 1 FROM request_log WHERE request_id = $1`, [
+      result.headers.get('request-id'),
+    ]);
     expect(rows).toHaveLength(0);
   });
 
@@ -78,7 +91,9 @@ describe('request log', () => {
       [account.workspace.id, account.key.id],
     );
     expect(await pruneRequestLog()).toBeGreaterThanOrEqual(1);
-    const { rows } = await admin.query(`SELECT request_id FROM request_log WHERE workspace_id = $1`, [account.workspace.id]);
+    const { rows } = await admin.query(`SELECT request_id FROM request_log WHERE workspace_id = $1`, [
+      account.workspace.id,
+    ]);
     expect(rows.map((r) => r.request_id)).toEqual(['req_recent']);
   });
 });

@@ -10,13 +10,25 @@ import { seedAccount } from '../support/fixtures';
  * One request on a fresh connection (no keep-alive pool: on a loaded machine a pooled socket can be reused just
  * as the server closes it, which has nothing to do with what this file tests). Returns status and Request-Id.
  */
-function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; requestId: string }> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = http.request(`${base}${path}`, { method, agent: false, headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json' } : {}) } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode!, requestId: String(response.headers['request-id']) }));
-    });
+    const request = http.request(
+      `${base}${path}`,
+      { method, agent: false, headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json' } : {}) } },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, requestId: String(response.headers['request-id']) }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -61,7 +73,13 @@ describe('access log', () => {
     const bodyMarker = `order-${Date.now()}-body-marker`;
     const responses = [
       await send(base, 'GET', '/v1/me', { 'X-API-Key': secret }),
-      await send(base, 'POST', '/v1/invoices', { 'X-API-Key': secret }, { amount: 'not money', currency: 'USDT', network: 'tron', order_id: bodyMarker }),
+      await send(
+        base,
+        'POST',
+        '/v1/invoices',
+        { 'X-API-Key': secret },
+        { amount: 'not money', currency: 'USDT', network: 'tron', order_id: bodyMarker },
+      ),
       await send(base, 'GET', '/v1/me', { 'X-API-Key': 'test_not_a_real_key', 'X-Trace-Secret': 'header-marker' }),
       await send(base, 'GET', '/v1/no-such-route?token=query-marker'),
     ];
@@ -81,11 +99,28 @@ describe('access log', () => {
     expected.forEach((fields, i) => {
       const line = byId.get(requestIds[i]);
       expect(line).toMatchObject(fields);
-      expect(Object.keys(line!).sort()).toEqual(['duration_ms', 'key_id', 'level', 'method', 'msg', 'path', 'request_id', 'status', 'time']);
+      expect(Object.keys(line!).sort()).toEqual([
+        'duration_ms',
+        'key_id',
+        'level',
+        'method',
+        'msg',
+        'path',
+        'request_id',
+        'status',
+        'time',
+      ]);
       expect(new Date(line!.time as string).toISOString()).toBe(line!.time);
       expect(line!.duration_ms).toEqual(expect.any(Number));
     });
-    for (const secretThing of [secret, 'test_not_a_real_key', 'header-marker', bodyMarker, 'query-marker', 'not money']) {
+    for (const secretThing of [
+      secret,
+      'test_not_a_real_key',
+      'header-marker',
+      bodyMarker,
+      'query-marker',
+      'not money',
+    ]) {
       expect(stdout).not.toContain(secretThing);
     }
   });

@@ -8,7 +8,13 @@ import { db, disconnectDb } from '@/lib/db';
 import { isDatabaseUnavailable } from '@/lib/db-unavailable';
 import { createWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import type { WorkerProcess } from '../../scripts/worker-process';
-import { ensureEmbeddedDatabase, freePort, makeTempDir, restartEmbeddedServer, type EmbeddedDatabase } from '../../scripts/db/embedded';
+import {
+  ensureEmbeddedDatabase,
+  freePort,
+  makeTempDir,
+  restartEmbeddedServer,
+  type EmbeddedDatabase,
+} from '../../scripts/db/embedded';
 import { migrate } from '../../scripts/db/migrate';
 import { startNext, type NextServer } from '../../scripts/next-app';
 import { watcher } from '../support/chain';
@@ -29,7 +35,12 @@ const laneEnv = { DATABASE_URL: process.env.DATABASE_URL, TEST_BASE_URL: process
 
 beforeAll(async () => {
   tempDir = makeTempDir('restart-test-');
-  own = await ensureEmbeddedDatabase({ dataDir: path.join(tempDir, 'postgres'), port: 0, database: 'restart_test', verbose: false });
+  own = await ensureEmbeddedDatabase({
+    dataDir: path.join(tempDir, 'postgres'),
+    port: 0,
+    database: 'restart_test',
+    verbose: false,
+  });
   await migrate(own.url, { quiet: true });
   process.env.DATABASE_URL = own.url;
   await disconnectDb(); // this process's clients now connect to the file's own server
@@ -66,7 +77,8 @@ async function restartDatabase(whileDown: () => Promise<void> = async () => {}):
 const workers: WorkerProcess[] = [];
 const receivers: Receiver[] = [];
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') workers.forEach((worker) => console.error(`--- worker output ---\n${worker.output()}`));
+  if (context.task.result?.state === 'fail')
+    workers.forEach((worker) => console.error(`--- worker output ---\n${worker.output()}`));
   await Promise.all(workers.splice(0).map((worker) => worker.stop()));
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
@@ -80,12 +92,18 @@ describe('a PostgreSQL restart', () => {
     try {
       const clients: Record<string, (text: string) => Promise<unknown>> = {
         prismaRaw: (text) => db().$queryRawUnsafe(text),
-        prismaModel: (text) => (text === 'SELECT 1' ? db().workspace.count() : db().workspace.count({ where: { plan: 'no-such-plan' as never } })),
+        prismaModel: (text) =>
+          text === 'SELECT 1'
+            ? db().workspace.count()
+            : db().workspace.count({ where: { plan: 'no-such-plan' as never } }),
         pg: (text) => pool.query(text),
         postgresJs: (text) => sql.unsafe(text),
       };
       for (const [name, run] of Object.entries(clients)) {
-        const refused = await run('SELECT nonsense FROM nowhere').then(() => null, (error: unknown) => error);
+        const refused = await run('SELECT nonsense FROM nowhere').then(
+          () => null,
+          (error: unknown) => error,
+        );
         expect(refused, `${name}: a SQL error`).not.toBeNull();
         expect(isDatabaseUnavailable(refused), `${name}: a SQL error is not unavailability`).toBe(false);
         await run('SELECT 1'); // a live connection, terminated by the shutdown below
@@ -93,26 +111,40 @@ describe('a PostgreSQL restart', () => {
       const seen: Array<[string, unknown]> = [];
       // Statements in flight when the server shuts down (57P01 and friends), then statements while it is down.
       // (A model query cannot run pg_sleep: Prisma's model API is tested while the server is down.)
-      const inFlight = Object.entries(clients).filter(([name]) => name !== 'prismaModel').map(([name, run]) =>
-        run('SELECT pg_sleep(30)').then(
-          () => seen.push([`${name} in flight`, null]),
-          (error: unknown) => seen.push([`${name} in flight`, error]),
-        ),
-      );
+      const inFlight = Object.entries(clients)
+        .filter(([name]) => name !== 'prismaModel')
+        .map(([name, run]) =>
+          run('SELECT pg_sleep(30)').then(
+            () => seen.push([`${name} in flight`, null]),
+            (error: unknown) => seen.push([`${name} in flight`, error]),
+          ),
+        );
       const observer = new pg.Client({ connectionString: url });
       await observer.connect();
       try {
-        await eventually(async () => {
-          const { rows } = await observer.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'`);
-          return rows[0].n >= 3;
-        }, 20_000, 'the sleeping statements');
+        await eventually(
+          async () => {
+            const { rows } = await observer.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'`,
+            );
+            return rows[0].n >= 3;
+          },
+          20_000,
+          'the sleeping statements',
+        );
       } finally {
         await observer.end();
       }
       await restartDatabase(async () => {
         await Promise.all(inFlight);
         for (const [name, run] of Object.entries(clients)) {
-          seen.push([`${name} while down`, await run('SELECT 1').then(() => null, (error: unknown) => error)]);
+          seen.push([
+            `${name} while down`,
+            await run('SELECT 1').then(
+              () => null,
+              (error: unknown) => error,
+            ),
+          ]);
         }
       });
       for (const [what, error] of seen) {
@@ -120,7 +152,16 @@ describe('a PostgreSQL restart', () => {
         expect(isDatabaseUnavailable(error), `${what}: ${String(error)}`).toBe(true);
       }
       // And every client works again afterwards.
-      for (const [name, run] of Object.entries(clients)) await eventually(() => run('SELECT 1').then(() => true, () => false), 20_000, `${name} again`);
+      for (const [name, run] of Object.entries(clients))
+        await eventually(
+          () =>
+            run('SELECT 1').then(
+              () => true,
+              () => false,
+            ),
+          20_000,
+          `${name} again`,
+        );
     } finally {
       await pool.end().catch(() => undefined);
       await sql.end({ timeout: 1 }).catch(() => undefined);
@@ -137,7 +178,11 @@ describe('a PostgreSQL restart', () => {
         ['POST', '/v1/invoices', VALID_INVOICE],
         ['GET', '/v1/invoices', undefined],
       ] as const) {
-        const result = await call(method, path, { key: account.secret, body, headers: { 'Idempotency-Key': `down-${path}` } });
+        const result = await call(method, path, {
+          key: account.secret,
+          body,
+          headers: { 'Idempotency-Key': `down-${path}` },
+        });
         statuses.push(result.status);
         expect(result.status, `${method} ${path}: ${result.text}`).toBe(503);
         expect(result.headers.get('retry-after')).toBeTruthy();
@@ -145,26 +190,45 @@ describe('a PostgreSQL restart', () => {
       }
     });
     restartedAt = Date.now();
-    const created = await eventually(async () => {
-      const result = await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE, headers: { 'Idempotency-Key': 'after-restart' } });
-      expect([201, 503]).toContain(result.status);
-      return result.status === 201 ? result : undefined;
-    }, 30_000, 'a create after the restart');
+    const created = await eventually(
+      async () => {
+        const result = await call('POST', '/v1/invoices', {
+          key: account.secret,
+          body: VALID_INVOICE,
+          headers: { 'Idempotency-Key': 'after-restart' },
+        });
+        expect([201, 503]).toContain(result.status);
+        return result.status === 201 ? result : undefined;
+      },
+      30_000,
+      'a create after the restart',
+    );
     expect(created.json.id).toMatch(/^inv_/);
-    console.error(`first create after the restart succeeded ${((Date.now() - restartedAt) / 1000).toFixed(2)} s after PostgreSQL was back`);
+    console.error(
+      `first create after the restart succeeded ${((Date.now() - restartedAt) / 1000).toFixed(2)} s after PostgreSQL was back`,
+    );
   }, 90_000);
 
   it('the worker survives it: deliveries in flight and after it all arrive, the same process keeps running', async () => {
     const account = await seedAccount();
     const receiver = await startReceiver();
     receivers.push(receiver);
-    await createWebhookEndpoint(account.workspace.id, { url: receiver.url, environment: 'test' }, { allowPrivateNetworks: true });
+    await createWebhookEndpoint(
+      account.workspace.id,
+      { url: receiver.url, environment: 'test' },
+      { allowPrivateNetworks: true },
+    );
     const worker = await startTestWorker();
     workers.push(worker);
-    const create = async () => expect((await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE })).status).toBe(201);
+    const create = async () =>
+      expect((await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE })).status).toBe(201);
     for (let i = 0; i < 10; i++) await create();
     await restartDatabase();
-    await eventually(async () => (await call('GET', '/v1/me', { key: account.secret })).status === 200, 30_000, 'the API after the restart');
+    await eventually(
+      async () => (await call('GET', '/v1/me', { key: account.secret })).status === 200,
+      30_000,
+      'the API after the restart',
+    );
     for (let i = 0; i < 5; i++) await create();
     const received = await receiver.waitFor(15, 60_000);
     expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(15);

@@ -62,7 +62,10 @@ describe('embedded PostgreSQL credentials', () => {
       expect(mode(passwordFile(dataDir))).toBe(0o600);
       expect(mode(dataDir)).toBe(0o700);
       // Make it look like a data dir from before: the old password, no password file.
-      await query(first.url, `create table kept (v text); insert into kept values ('still here'); alter role postgres password '${LEGACY_PASSWORD}'`);
+      await query(
+        first.url,
+        `create table kept (v text); insert into kept values ('still here'); alter role postgres password '${LEGACY_PASSWORD}'`,
+      );
       await first.stop();
       unlinkSync(passwordFile(dataDir));
 

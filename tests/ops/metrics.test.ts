@@ -34,7 +34,7 @@ describe('GET /metrics', () => {
     const wrong = await scrape(app.baseUrl, 'Bearer not-the-token-at-all');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await wrong.text())).not.toContain('http_requests_total');
+    expect(await wrong.text()).not.toContain('http_requests_total');
   });
 
   it('reports requests by route and status, the queue, deliveries, watcher lag and worker liveness', async () => {
@@ -50,7 +50,9 @@ describe('GET /metrics', () => {
       expect(response.headers.get('content-type')).toContain('text/plain');
       const text = await response.text();
       expect(sample(text, 'http_requests_total{route="/v1/me",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
-      expect(sample(text, 'http_requests_total{route="/v1/invoices/{id}",method="GET",status="404"}')).toBeGreaterThanOrEqual(1);
+      expect(
+        sample(text, 'http_requests_total{route="/v1/invoices/{id}",method="GET",status="404"}'),
+      ).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'database_up')).toBe(1);
       expect(sample(text, 'webhook_deliveries_due')).toBeGreaterThanOrEqual(0);
       expect(sample(text, 'webhook_oldest_due_delivery_age_seconds')).toBeGreaterThanOrEqual(0);
@@ -59,7 +61,10 @@ describe('GET /metrics', () => {
       expect(sample(text, 'chain_watcher_lag_blocks{network="metrics-test-net"}')).toBe(20);
       // Never caught up: seconds since its last pass.
       expect(sample(text, 'chain_watcher_lag_seconds{network="metrics-test-net"}')).toBeGreaterThanOrEqual(5);
-      expect(sample(text, 'chain_watcher_last_pass_timestamp_seconds{network="metrics-test-net"}')).toBeCloseTo(at.getTime() / 1000, 0);
+      expect(sample(text, 'chain_watcher_last_pass_timestamp_seconds{network="metrics-test-net"}')).toBeCloseTo(
+        at.getTime() / 1000,
+        0,
+      );
       expect(sample(text, 'worker_processes_alive')).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'worker_heartbeat_age_seconds{process="metrics-test-process"}')).toBeGreaterThanOrEqual(0);
       expect(text).not.toContain(account.secret);

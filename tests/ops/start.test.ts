@@ -22,6 +22,8 @@ describe('npm start', () => {
     );
     expect(result.code).toBe(1);
     const lines = `${result.stdout}${result.stderr}`.trim().split('\n');
-    expect(lines).toEqual([`[start] port ${port} is already in use (is the app already running?); choose another with PORT=<port> npm start`]);
+    expect(lines).toEqual([
+      `[start] port ${port} is already in use (is the app already running?); choose another with PORT=<port> npm start`,
+    ]);
   });
 });

@@ -39,11 +39,20 @@ describe('worker processes never die silently', () => {
   it('the supervisor (npm start) restarts a worker that died, with back-off, and says so', async () => {
     const lines: string[] = [];
     let stopping = false;
-    const sup = superviseWorker({ start: () => startTestWorker(), stopping: () => stopping, log: (line) => lines.push(line), initialDelayMs: 200 });
+    const sup = superviseWorker({
+      start: () => startTestWorker(),
+      stopping: () => stopping,
+      log: (line) => lines.push(line),
+      initialDelayMs: 200,
+    });
     supervisor = { stop: () => (stopping = true), sup };
     const first = await eventually(async () => sup.current(), 60_000, 'the first worker');
     first.child.kill('SIGKILL');
-    const second = await eventually(async () => (sup.current() !== first ? sup.current() : undefined), 60_000, 'a restarted worker');
+    const second = await eventually(
+      async () => (sup.current() !== first ? sup.current() : undefined),
+      60_000,
+      'a restarted worker',
+    );
     expect(second.child.pid).not.toBe(first.child.pid);
     expect(lines.join('\n')).toMatch(/\[start\] worker exited \(\d+\); restarting in 0\.2 s \(restart 1, 1 in a row\)/);
     second.child.kill('SIGKILL');
@@ -52,6 +61,8 @@ describe('worker processes never die silently', () => {
   }, 120_000);
 
   it('back-off doubles per failure in a row, up to its maximum', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => restartDelay(n, 1000, 30_000))).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => restartDelay(n, 1000, 30_000))).toEqual([
+      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
+    ]);
   });
 });

@@ -33,7 +33,11 @@ beforeAll(async () => {
   const old = await make({ amount: '99', currency: 'USDT', network: 'tron' }, LAST_MONTH);
   await simulateInvoicePayment(test, old.id, new Date(LAST_MONTH.getTime() + 1000));
   // Workspace B pays a lot; A must not see it.
-  const other = await createInvoice({ workspaceId: b, environment: 'test' }, CreateInvoiceBody.parse({ amount: '777', currency: 'USDT', network: 'tron' }), NOW);
+  const other = await createInvoice(
+    { workspaceId: b, environment: 'test' },
+    CreateInvoiceBody.parse({ amount: '777', currency: 'USDT', network: 'tron' }),
+    NOW,
+  );
   await simulateInvoicePayment({ workspaceId: b, environment: 'test' }, other.id, NOW);
 }, 120_000);
 
@@ -47,11 +51,21 @@ describe('overview figures', () => {
     expect(byCurrency.USDC).toMatchObject({ count: 1, received: expect.stringMatching(/^19\.99(0*)$/) });
     expect(volume.byFiat).toEqual([]);
     expect(volume.unpricedCount).toBe(4);
-    expect(await monthVolume({ workspaceId: a, environment: 'live' }, NOW)).toEqual({ byCurrency: [], byFiat: [], unpricedCount: 0 });
+    expect(await monthVolume({ workspaceId: a, environment: 'live' }, NOW)).toEqual({
+      byCurrency: [],
+      byFiat: [],
+      unpricedCount: 0,
+    });
   });
 
   it('counts this month invoices by status and paid ones per day', async () => {
-    expect(await monthStatusCounts({ workspaceId: a, environment: 'test' }, NOW)).toEqual({ pending: 1, processing: 0, paid: 4, cancelled: 1, expired: 0 });
+    expect(await monthStatusCounts({ workspaceId: a, environment: 'test' }, NOW)).toEqual({
+      pending: 1,
+      processing: 0,
+      paid: 4,
+      cancelled: 1,
+      expired: 0,
+    });
     const days = await dailyPayments({ workspaceId: a, environment: 'test' }, NOW);
     expect(days.find((day) => day.day === NOW.toISOString().slice(0, 10))?.count).toBe(4);
     expect(days.reduce((n, day) => n + day.count, 0)).toBe(4);
@@ -59,16 +73,42 @@ describe('overview figures', () => {
 
   it('alerts on failing endpoints, retrying deliveries and expiring keys of the environment only', async () => {
     const scope = { workspaceId: a, environment: 'test' as const };
-    expect(await overviewAlerts(scope, NOW)).toEqual({ unmatchedPayments: 0, failingEndpoints: 0, failedDeliveries: 0, retryingDeliveries: 0, keysExpiringSoon: 0 });
+    expect(await overviewAlerts(scope, NOW)).toEqual({
+      unmatchedPayments: 0,
+      failingEndpoints: 0,
+      failedDeliveries: 0,
+      retryingDeliveries: 0,
+      keysExpiringSoon: 0,
+    });
     await createApiKey(a, { label: 'soon', environment: 'test', expiresAt: new Date(NOW.getTime() + 2 * 86_400_000) });
-    await createApiKey(a, { label: 'later', environment: 'test', expiresAt: new Date(NOW.getTime() + 30 * 86_400_000) });
-    const { endpoint } = await createWebhookEndpoint(a, { url: 'https://127.0.0.1:9/hooks', environment: 'test' }, { allowPrivateNetworks: true });
+    await createApiKey(a, {
+      label: 'later',
+      environment: 'test',
+      expiresAt: new Date(NOW.getTime() + 30 * 86_400_000),
+    });
+    const { endpoint } = await createWebhookEndpoint(
+      a,
+      { url: 'https://127.0.0.1:9/hooks', environment: 'test' },
+      { allowPrivateNetworks: true },
+    );
     // The state the worker leaves after failed attempts (lib/webhooks/deliver.ts).
     await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: NOW } });
     const alerts = await overviewAlerts(scope, NOW);
     expect(alerts).toMatchObject({ failingEndpoints: 1, keysExpiringSoon: 1 });
-    expect(await overviewAlerts({ workspaceId: b, environment: 'test' }, NOW)).toMatchObject({ failingEndpoints: 0, keysExpiringSoon: 0 });
-    expect(await overviewAlerts({ workspaceId: a, environment: 'live' }, NOW)).toMatchObject({ failingEndpoints: 0, keysExpiringSoon: 0 });
-    expect(await setupProgress(a)).toMatchObject({ testKey: true, testInvoicePaid: true, webhookEndpoint: true, wallet: false, liveInvoice: false });
+    expect(await overviewAlerts({ workspaceId: b, environment: 'test' }, NOW)).toMatchObject({
+      failingEndpoints: 0,
+      keysExpiringSoon: 0,
+    });
+    expect(await overviewAlerts({ workspaceId: a, environment: 'live' }, NOW)).toMatchObject({
+      failingEndpoints: 0,
+      keysExpiringSoon: 0,
+    });
+    expect(await setupProgress(a)).toMatchObject({
+      testKey: true,
+      testInvoicePaid: true,
+      webhookEndpoint: true,
+      wallet: false,
+      liveInvoice: false,
+    });
   });
 });

@@ -72,7 +72,13 @@ describe('ChainlinkFeedSource', () => {
     const source = new ChainlinkFeedSource(client, 'ethereum', (feed) => feeds[feed]);
     const now = nowSeconds();
     // Updated 4,190 s ago: fresh now (heartbeat 3,600 s + 600 s margin), stale 15 s later — inside the cache's 30 s.
-    await setRound(feeds['BTC/USD'], { roundId: 9n, answer: 9_000_000_000_000n, startedAt: now - 4190n, updatedAt: now - 4190n, answeredInRound: 9n });
+    await setRound(feeds['BTC/USD'], {
+      roundId: 9n,
+      answer: 9_000_000_000_000n,
+      startedAt: now - 4190n,
+      updatedAt: now - 4190n,
+      answeredInRound: 9n,
+    });
     const t0 = new Date(Number(now) * 1000);
     expect((await source.read('BTC/USD', t0)).answer).toBe(9_000_000_000_000n);
     const later = new Date(t0.getTime() + 15_000);

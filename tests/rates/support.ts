@@ -10,7 +10,10 @@ export async function setRound(
   round: { roundId: bigint; answer: bigint; startedAt: bigint; updatedAt: bigint; answeredInRound: bigint },
 ): Promise<void> {
   const { abi } = ensureMockAggregatorFixture();
-  const wallet = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS[0].privateKey), transport: http(chain.rpcUrl) });
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS[0].privateKey),
+    transport: http(chain.rpcUrl),
+  });
   const client = createPublicClient({ transport: http(chain.rpcUrl) });
   const hash = await wallet.writeContract({
     address: feed,

@@ -38,7 +38,12 @@ describe('payment tolerance at its boundary', () => {
   it('exactly at the tolerance: paid, underpaid_within_tolerance', async () => {
     const { outcome, read } = await shortPayment('1', priced, (amount) => amount - amount / 100n);
     expect(outcome).toEqual({ status: 'paid', paymentException: 'underpaid_within_tolerance' });
-    expect(read).toMatchObject({ status: 'paid', amount: '100', amount_received: '99', payment_exception: 'underpaid_within_tolerance' });
+    expect(read).toMatchObject({
+      status: 'paid',
+      amount: '100',
+      amount_received: '99',
+      payment_exception: 'underpaid_within_tolerance',
+    });
   });
 
   it('one base unit beyond it: stays pending, underpaid', async () => {
@@ -48,12 +53,24 @@ describe('payment tolerance at its boundary', () => {
   });
 
   it('tolerance 0 (the default) accepts only the full amount; a fractional tolerance is exact', async () => {
-    const zero = await shortPayment('0', { amount: '10', currency: 'USDC', network: 'ethereum' }, (amount) => amount - 1n);
+    const zero = await shortPayment(
+      '0',
+      { amount: '10', currency: 'USDC', network: 'ethereum' },
+      (amount) => amount - 1n,
+    );
     expect(zero.outcome).toEqual({ status: 'pending', paymentException: 'underpaid' });
     // 0.25 % of 12.34 USDC is 0.03085: 12.30915 is exactly at the limit.
-    const quarter = await shortPayment('0.25', { amount: '12.34', currency: 'USDC', network: 'ethereum' }, () => 12_309_150n);
+    const quarter = await shortPayment(
+      '0.25',
+      { amount: '12.34', currency: 'USDC', network: 'ethereum' },
+      () => 12_309_150n,
+    );
     expect(quarter.outcome).toEqual({ status: 'paid', paymentException: 'underpaid_within_tolerance' });
-    const beyond = await shortPayment('0.25', { amount: '12.34', currency: 'USDC', network: 'ethereum' }, () => 12_309_149n);
+    const beyond = await shortPayment(
+      '0.25',
+      { amount: '12.34', currency: 'USDC', network: 'ethereum' },
+      () => 12_309_149n,
+    );
     expect(beyond.outcome).toEqual({ status: 'pending', paymentException: 'underpaid' });
   });
 });

@@ -17,10 +17,28 @@ beforeAll(async () => {
   const now = nowSeconds();
   // ETH/USD: last updated two hours ago (heartbeat 1 h + margin). BTC/USD: answered 0. USDC/USD: negative.
   // USDT/USD: round 7 carries round 6's answer. EUR/USD stays healthy, so EUR invoices fail on their base feed.
-  await setRound(feeds['ETH/USD'], { roundId: 5n, answer: 250_000_000_000n, startedAt: now - 7200n, updatedAt: now - 7200n, answeredInRound: 5n });
+  await setRound(feeds['ETH/USD'], {
+    roundId: 5n,
+    answer: 250_000_000_000n,
+    startedAt: now - 7200n,
+    updatedAt: now - 7200n,
+    answeredInRound: 5n,
+  });
   await setRound(feeds['BTC/USD'], { roundId: 5n, answer: 0n, startedAt: now, updatedAt: now, answeredInRound: 5n });
-  await setRound(feeds['USDC/USD'], { roundId: 5n, answer: -100_000_000n, startedAt: now, updatedAt: now, answeredInRound: 5n });
-  await setRound(feeds['USDT/USD'], { roundId: 7n, answer: 100_000_000n, startedAt: now, updatedAt: now, answeredInRound: 6n });
+  await setRound(feeds['USDC/USD'], {
+    roundId: 5n,
+    answer: -100_000_000n,
+    startedAt: now,
+    updatedAt: now,
+    answeredInRound: 5n,
+  });
+  await setRound(feeds['USDT/USD'], {
+    roundId: 7n,
+    answer: 100_000_000n,
+    startedAt: now,
+    updatedAt: now,
+    answeredInRound: 6n,
+  });
   [broken, withoutFeeds] = await Promise.all([
     startAdditionalApp({ env: rateFeedSettings(feeds) }),
     // No RPC on the rates network: no feeds at all.
@@ -38,25 +56,35 @@ describe('no fresh rate', () => {
     ['BTC', 'bitcoin', 'EUR', /BTC\/USD price feed answered 0/],
     ['USDC', 'ethereum', 'USD', /USDC\/USD price feed answered -100000000/],
     ['USDT', 'tron', 'USD', /USDT\/USD price feed round 7 carries the answer of round 6/],
-  ] as const)('%s priced in %s→%s: 503 rate_unavailable with Retry-After, and no invoice', async (currency, network, priceCurrency, why) => {
-    const { workspace, secret } = await seedAccount();
-    const live = await createKey(workspace.id, { environment: 'live' });
-    await setEvmWallet(workspace.id);
-    // Live invoices exist only on watched networks (the suite watches ethereum): elsewhere a test key alone.
-    for (const key of network === 'ethereum' ? [secret, live.secret] : [secret]) {
-      const body = { price_amount: '49.00', price_currency: priceCurrency, currency, network };
-      const result = await call('POST', '/v1/invoices', { base: broken.baseUrl, key, body });
-      const problem = expectProblem(result, 503, 'rate_unavailable');
-      expect(problem.detail).toMatch(why);
-      expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
-      const rate = await call('GET', `/v1/rates?currency=${currency}&price_currency=${priceCurrency}`, { base: broken.baseUrl, key });
-      expectProblem(rate, 503, 'rate_unavailable');
-    }
-    expect(await invoiceCount(workspace.id)).toBe(0);
-    // Priced in crypto, the same create still works: only the rate is missing.
-    const plain = await call('POST', '/v1/invoices', { base: broken.baseUrl, key: secret, body: { amount: '1', currency, network } });
-    expect(plain.status).toBe(201);
-  });
+  ] as const)(
+    '%s priced in %s→%s: 503 rate_unavailable with Retry-After, and no invoice',
+    async (currency, network, priceCurrency, why) => {
+      const { workspace, secret } = await seedAccount();
+      const live = await createKey(workspace.id, { environment: 'live' });
+      await setEvmWallet(workspace.id);
+      // Live invoices exist only on watched networks (the suite watches ethereum): elsewhere a test key alone.
+      for (const key of network === 'ethereum' ? [secret, live.secret] : [secret]) {
+        const body = { price_amount: '49.00', price_currency: priceCurrency, currency, network };
+        const result = await call('POST', '/v1/invoices', { base: broken.baseUrl, key, body });
+        const problem = expectProblem(result, 503, 'rate_unavailable');
+        expect(problem.detail).toMatch(why);
+        expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
+        const rate = await call('GET', `/v1/rates?currency=${currency}&price_currency=${priceCurrency}`, {
+          base: broken.baseUrl,
+          key,
+        });
+        expectProblem(rate, 503, 'rate_unavailable');
+      }
+      expect(await invoiceCount(workspace.id)).toBe(0);
+      // Priced in crypto, the same create still works: only the rate is missing.
+      const plain = await call('POST', '/v1/invoices', {
+        base: broken.baseUrl,
+        key: secret,
+        body: { amount: '1', currency, network },
+      });
+      expect(plain.status).toBe(201);
+    },
+  );
 });
 
 describe('test mode without feeds', () => {
@@ -69,11 +97,26 @@ describe('test mode without feeds', () => {
       body: { price_amount: '49.00', price_currency: 'USD', currency: 'ETH', network: 'ethereum' },
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ amount: '0.0196', rate: '0.0004', rate_source: 'test:fixed:ETH/USD', price_amount: '49.00' });
-    const eur = await call('GET', '/v1/rates?currency=BTC&price_currency=EUR', { base: withoutFeeds.baseUrl, key: secret });
-    expect(eur.json).toMatchObject({ rate: '0.000011', rate_source: 'test:fixed:BTC/USD+EUR/USD', environment: 'test' });
+    expect(created.json).toMatchObject({
+      amount: '0.0196',
+      rate: '0.0004',
+      rate_source: 'test:fixed:ETH/USD',
+      price_amount: '49.00',
+    });
+    const eur = await call('GET', '/v1/rates?currency=BTC&price_currency=EUR', {
+      base: withoutFeeds.baseUrl,
+      key: secret,
+    });
+    expect(eur.json).toMatchObject({
+      rate: '0.000011',
+      rate_source: 'test:fixed:BTC/USD+EUR/USD',
+      environment: 'test',
+    });
 
-    const refused = await call('GET', '/v1/rates?currency=ETH&price_currency=USD', { base: withoutFeeds.baseUrl, key: live.secret });
+    const refused = await call('GET', '/v1/rates?currency=ETH&price_currency=USD', {
+      base: withoutFeeds.baseUrl,
+      key: live.secret,
+    });
     expect(expectProblem(refused, 503, 'rate_unavailable').detail).toMatch(/RPC_URL_POLYGON/);
     expect(await invoiceCount(workspace.id)).toBe(1);
   });

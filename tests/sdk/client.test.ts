@@ -34,7 +34,10 @@ interface Attempt {
 }
 
 /** A client whose attempts are recorded (its fetch is the global fetch, observed). */
-function recordingClient(apiKey: string, options: { baseUrl?: string; maxRetries?: number; timeoutMs?: number; onAttempt?: (attempt: Attempt) => void } = {}) {
+function recordingClient(
+  apiKey: string,
+  options: { baseUrl?: string; maxRetries?: number; timeoutMs?: number; onAttempt?: (attempt: Attempt) => void } = {},
+) {
   const attempts: Attempt[] = [];
   const client = new Client({
     apiKey,
@@ -43,7 +46,12 @@ function recordingClient(apiKey: string, options: { baseUrl?: string; maxRetries
     timeoutMs: options.timeoutMs,
     fetch: async (input, init) => {
       const headers = new Headers(init?.headers);
-      const attempt: Attempt = { method: init?.method ?? 'GET', url: String(input), idempotencyKey: headers.get('idempotency-key'), status: 'network error' };
+      const attempt: Attempt = {
+        method: init?.method ?? 'GET',
+        url: String(input),
+        idempotencyKey: headers.get('idempotency-key'),
+        status: 'network error',
+      };
       attempts.push(attempt);
       const response = await fetch(input, init);
       attempt.status = response.status;
@@ -66,7 +74,14 @@ describe('resources', () => {
     expect(me.key.environment).toBe('test');
 
     const created = await client.invoices.create({ ...INVOICE, description: 'SDK', metadata: { order: '7' } });
-    expect(created).toMatchObject({ object: 'invoice', status: 'pending', amount: '10.5', currency: 'USDT', network: 'tron', metadata: { order: '7' } });
+    expect(created).toMatchObject({
+      object: 'invoice',
+      status: 'pending',
+      amount: '10.5',
+      currency: 'USDT',
+      network: 'tron',
+      metadata: { order: '7' },
+    });
     expect(attempts.at(-1)).toMatchObject({ method: 'POST', status: 201 });
     expect(attempts.at(-1)!.idempotencyKey).toMatch(/^sdk_[0-9a-f-]{36}$/);
 
@@ -82,7 +97,9 @@ describe('resources', () => {
     const second = await client.invoices.create(INVOICE, { idempotencyKey: `mine-${account.workspace.id}` });
     expect(attempts.at(-1)!.idempotencyKey).toBe(`mine-${account.workspace.id}`);
     // The same key again: the stored response, not a second invoice.
-    expect((await client.invoices.create(INVOICE, { idempotencyKey: `mine-${account.workspace.id}` })).id).toBe(second.id);
+    expect((await client.invoices.create(INVOICE, { idempotencyKey: `mine-${account.workspace.id}` })).id).toBe(
+      second.id,
+    );
     const cancelled = await client.invoices.cancel(second.id);
     expect(cancelled).toMatchObject({ id: second.id, status: 'cancelled' });
     expect(await invoiceCount(account.workspace.id)).toBe(2);
@@ -107,9 +124,21 @@ describe('resources', () => {
     const client = new Client({ apiKey: secret, baseUrl: baseUrl() });
     const rate = await client.rates.retrieve({ currency: 'USDC', price_currency: 'EUR' });
     expect(rate).toMatchObject({ object: 'rate', currency: 'USDC', price_currency: 'EUR', environment: 'test' });
-    const invoice = await client.invoices.create({ price_amount: '10.00', price_currency: 'EUR', currency: 'USDC', network: 'base' });
-    expect(invoice).toMatchObject({ price_amount: '10.00', price_currency: 'EUR', rate: rate.rate, rate_source: rate.rate_source });
-    await expect(client.rates.retrieve({ currency: 'USDC', price_currency: 'GBP' as 'EUR' })).rejects.toBeInstanceOf(InvalidRequestError);
+    const invoice = await client.invoices.create({
+      price_amount: '10.00',
+      price_currency: 'EUR',
+      currency: 'USDC',
+      network: 'base',
+    });
+    expect(invoice).toMatchObject({
+      price_amount: '10.00',
+      price_currency: 'EUR',
+      rate: rate.rate,
+      rate_source: rate.rate_source,
+    });
+    await expect(client.rates.retrieve({ currency: 'USDC', price_currency: 'GBP' as 'EUR' })).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    );
   });
 
   it('typed errors carry status, code, requestId and field errors; a 4xx is never sent again', async () => {
@@ -117,18 +146,35 @@ describe('resources', () => {
     const readOnly = await createKey(account.workspace.id, { scopes: ['invoices:read'] });
     const { client, attempts } = recordingClient(account.secret, { maxRetries: 5 });
 
-    const invalid = await client.invoices.create({ amount: '0', currency: 'USDT', network: 'tron' }).catch((error: unknown) => error);
+    const invalid = await client.invoices
+      .create({ amount: '0', currency: 'USDT', network: 'tron' })
+      .catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(InvalidRequestError);
     expect(invalid).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'amount' }] });
     expect((invalid as InvalidRequestError).requestId).toMatch(/^req_[0-9A-Za-z]+$/);
     expect(attempts).toHaveLength(1);
 
-    await expect(client.invoices.retrieve('inv_000000000000000000000000')).rejects.toMatchObject({ constructor: NotFoundError, status: 404, code: 'invoice_not_found' });
+    await expect(client.invoices.retrieve('inv_000000000000000000000000')).rejects.toMatchObject({
+      constructor: NotFoundError,
+      status: 404,
+      code: 'invoice_not_found',
+    });
     const invoice = await client.invoices.create(INVOICE);
     await client.invoices.cancel(invoice.id);
-    await expect(client.invoices.cancel(invoice.id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'invoice_not_cancellable' });
-    await expect(recordingClient('test_not-a-real-key').client.me()).rejects.toMatchObject({ constructor: AuthenticationError, status: 401 });
-    await expect(recordingClient(readOnly.secret).client.invoices.create(INVOICE)).rejects.toMatchObject({ constructor: PermissionError, status: 403, code: 'missing_scope' });
+    await expect(client.invoices.cancel(invoice.id)).rejects.toMatchObject({
+      constructor: ConflictError,
+      status: 409,
+      code: 'invoice_not_cancellable',
+    });
+    await expect(recordingClient('test_not-a-real-key').client.me()).rejects.toMatchObject({
+      constructor: AuthenticationError,
+      status: 401,
+    });
+    await expect(recordingClient(readOnly.secret).client.invoices.create(INVOICE)).rejects.toMatchObject({
+      constructor: PermissionError,
+      status: 403,
+      code: 'missing_scope',
+    });
     expect(attempts.map((attempt) => attempt.status)).toEqual([400, 404, 201, 200, 409]);
     expect(await invoiceCount(account.workspace.id)).toBe(1);
   });
@@ -149,13 +195,18 @@ describe('retries', () => {
           await response.arrayBuffer();
         }
         const invoice = await client.invoices.create(INVOICE).catch((error: unknown) => {
-          throw new Error(`create failed after ${JSON.stringify(attempts.map((attempt) => attempt.status))}`, { cause: error });
+          throw new Error(`create failed after ${JSON.stringify(attempts.map((attempt) => attempt.status))}`, {
+            cause: error,
+          });
         });
         if (attempts[0]!.status !== 429 && round < 4) continue;
         const statuses = JSON.stringify(attempts.map((attempt) => attempt.status));
         expect(attempts[0]!.status, statuses).toBe(429);
         expect(attempts.at(-1)!.status, statuses).toBe(201);
-        expect(attempts.slice(1, -1).every((attempt) => attempt.status === 429), statuses).toBe(true);
+        expect(
+          attempts.slice(1, -1).every((attempt) => attempt.status === 429),
+          statuses,
+        ).toBe(true);
         expect(new Set(attempts.map((attempt) => attempt.idempotencyKey)).size).toBe(1);
         expect(await invoiceCount(account.workspace.id)).toBe(before + 1);
         expect((await client.invoices.retrieve(invoice.id)).id).toBe(invoice.id);
@@ -186,7 +237,11 @@ describe('retries', () => {
 
   it('a 503 is sent again after its Retry-After; network errors give up after maxRetries', async () => {
     const account = await seedAccount({ plan: 'Business' });
-    const unavailable = { status: 503, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' }, body: '{"code":"service_unavailable","status":503}' };
+    const unavailable = {
+      status: 503,
+      headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+      body: '{"code":"service_unavailable","status":503}',
+    };
     const proxy = await startFaultProxy(baseUrl(), (connection) => (connection === 0 ? unavailable : 'pass'));
     try {
       const { client, attempts } = recordingClient(account.secret, { baseUrl: proxy.url });
@@ -211,7 +266,11 @@ describe('retries', () => {
   it('timeouts are per attempt and retried; an AbortSignal stops at once, without a retry', async () => {
     const proxy = await startFaultProxy(baseUrl(), () => 'hang');
     try {
-      const { client, attempts } = recordingClient('test_whatever', { baseUrl: proxy.url, timeoutMs: 200, maxRetries: 1 });
+      const { client, attempts } = recordingClient('test_whatever', {
+        baseUrl: proxy.url,
+        timeoutMs: 200,
+        maxRetries: 1,
+      });
       await expect(client.me()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
       expect(attempts).toHaveLength(2);
 
@@ -234,14 +293,22 @@ describe('auto-pagination', () => {
     const { client, attempts } = recordingClient(account.secret, { maxRetries: 5 });
     const ids: string[] = [];
     for (let batch = 0; batch < 25; batch++) {
-      ids.push(...(await Promise.all(Array.from({ length: 10 }, () => client.invoices.create(INVOICE)))).map((invoice) => invoice.id));
+      ids.push(
+        ...(await Promise.all(Array.from({ length: 10 }, () => client.invoices.create(INVOICE)))).map(
+          (invoice) => invoice.id,
+        ),
+      );
     }
     attempts.length = 0;
     const seen: string[] = [];
     for await (const invoice of client.invoices.list({ limit: 100 })) seen.push(invoice.id);
     expect(seen).toHaveLength(250);
     expect(new Set(seen)).toEqual(new Set(ids));
-    expect(attempts.map((attempt) => new URL(attempt.url).searchParams.get('starting_after'))).toEqual([null, seen[99], seen[199]]);
+    expect(attempts.map((attempt) => new URL(attempt.url).searchParams.get('starting_after'))).toEqual([
+      null,
+      seen[99],
+      seen[199],
+    ]);
     // Newest first, as the API lists them.
     const listed = await client.invoices.list({ limit: 100 }).toArray();
     expect(listed.map((invoice) => invoice.id)).toEqual(seen);
@@ -263,7 +330,11 @@ describe('webhooks', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const { secret } = await createWebhookEndpoint(account.workspace.id, { url, environment: 'test' }, { allowPrivateNetworks: true });
+    const { secret } = await createWebhookEndpoint(
+      account.workspace.id,
+      { url, environment: 'test' },
+      { allowPrivateNetworks: true },
+    );
     const worker = await startTestWorker();
     try {
       const client = new Client({ apiKey: account.secret, baseUrl: baseUrl() });
@@ -275,19 +346,29 @@ describe('webhooks', () => {
       expect(event).toMatchObject({ object: 'event', type: 'invoice.created', data: { object: { id: invoice.id } } });
       expect(event).toEqual(await client.events.retrieve(event.id));
       // The same check from a fetch-style Headers object and a Buffer body.
-      const headers = new Headers(Object.entries(delivery!.headers).map(([name, value]): [string, string] => [name, String(value)]));
+      const headers = new Headers(
+        Object.entries(delivery!.headers).map(([name, value]): [string, string] => [name, String(value)]),
+      );
       expect(client.webhooks.verify(Buffer.from(delivery!.body), headers, secret).id).toBe(event.id);
 
       const tampered = delivery!.body.replace('"10.5"', '"0.01"');
       expect(tampered).not.toBe(delivery!.body);
       expect(() => client.webhooks.verify(tampered, delivery!.headers, secret)).toThrow(SignatureVerificationError);
-      expect(() => client.webhooks.verify(delivery!.body, delivery!.headers, client.webhooks.generateSecret())).toThrow(SignatureVerificationError);
-      expect(() => client.webhooks.verify(delivery!.body, { ...delivery!.headers, 'webhook-signature': undefined }, secret)).toThrow(SignatureVerificationError);
+      expect(() => client.webhooks.verify(delivery!.body, delivery!.headers, client.webhooks.generateSecret())).toThrow(
+        SignatureVerificationError,
+      );
+      expect(() =>
+        client.webhooks.verify(delivery!.body, { ...delivery!.headers, 'webhook-signature': undefined }, secret),
+      ).toThrow(SignatureVerificationError);
 
       const signed = client.webhooks.sign({ payload: delivery!.body, secret, id: event.id });
       expect(client.webhooks.verify(delivery!.body, signed, secret).id).toBe(event.id);
       expect(new Webhook(secret).verify(delivery!.body, { ...signed })).toMatchObject({ id: event.id });
-      const old = client.webhooks.sign({ payload: delivery!.body, secret, timestamp: new Date(Date.now() - 10 * 60_000) });
+      const old = client.webhooks.sign({
+        payload: delivery!.body,
+        secret,
+        timestamp: new Date(Date.now() - 10 * 60_000),
+      });
       expect(() => client.webhooks.verify(delivery!.body, old, secret)).toThrow(/too old/);
     } finally {
       await worker.stop();

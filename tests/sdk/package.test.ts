@@ -62,8 +62,13 @@ function consumerLock(tarball: string, integrity: string) {
  */
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(clean)) if (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_cache') delete clean[name];
-  return Object.assign(clean, { CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1' }, extra);
+  for (const name of Object.keys(clean))
+    if (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_cache') delete clean[name];
+  return Object.assign(
+    clean,
+    { CRYPTO_INVOICING_API_KEY: account.secret, CRYPTO_INVOICING_BASE_URL: baseUrl(), NO_UPDATE_NOTIFIER: '1' },
+    extra,
+  );
 }
 
 async function run(file: string, args: string[], options: { cwd?: string } = {}) {
@@ -73,8 +78,15 @@ async function run(file: string, args: string[], options: { cwd?: string } = {})
 beforeAll(async () => {
   account = await seedAccount({ plan: 'Business' });
   work = mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK, env: env(), timeout: 240_000 });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: SDK,
+    env: env(),
+    timeout: 240_000,
+  });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   packedFiles = packed!.files.map((file) => file.path);
   const tarball = path.join(work, packed!.filename);
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
@@ -82,7 +94,14 @@ beforeAll(async () => {
   app = path.join(work, 'app');
   await exec('mkdir', ['-p', app]);
   const relative = path.relative(app, tarball);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, dependencies: { [sdkPackage.name]: `file:${relative}` } }, null, 2));
+  writeFileSync(
+    path.join(app, 'package.json'),
+    JSON.stringify(
+      { name: 'sdk-consumer', private: true, dependencies: { [sdkPackage.name]: `file:${relative}` } },
+      null,
+      2,
+    ),
+  );
   writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(consumerLock(relative, integrity), null, 2));
   await exec('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: app, env: env(), timeout: 120_000 });
 }, 600_000);
@@ -93,13 +112,25 @@ afterAll(() => {
 
 describe('the packed SDK', () => {
   it('holds both builds with their types and the README; node >= 18; standardwebhooks is its only dependency', () => {
-    expect(packedFiles.every((file) => file.startsWith('dist/') || file === 'README.md' || file === 'package.json')).toBe(true);
-    for (const file of ['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/cli.js', 'dist/esm/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
+    expect(
+      packedFiles.every((file) => file.startsWith('dist/') || file === 'README.md' || file === 'package.json'),
+    ).toBe(true);
+    for (const file of [
+      'dist/esm/index.js',
+      'dist/esm/index.d.ts',
+      'dist/esm/cli.js',
+      'dist/esm/package.json',
+      'dist/cjs/index.js',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/package.json',
+    ]) {
       expect(packedFiles).toContain(file);
     }
     expect(sdkPackage.engines).toEqual({ node: '>=18' });
     expect(sdkPackage.dependencies).toEqual({ standardwebhooks: expect.any(String) });
-    const installed = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'standardwebhooks', 'package.json'), 'utf8'));
+    const installed = JSON.parse(
+      readFileSync(path.join(ROOT, 'node_modules', 'standardwebhooks', 'package.json'), 'utf8'),
+    );
     expect(sdkPackage.dependencies.standardwebhooks).toBe(installed.version);
     expect(VERSION).toBe(sdkPackage.version);
   });
@@ -150,8 +181,14 @@ export async function main(client: Client): Promise<string> {
   return invoice.status;
 }
 `;
-    writeFileSync(path.join(app, 'consumer.mts'), consumer(`import { APIError, Client, type Invoice } from '@crypto-invoicing/sdk';`));
-    writeFileSync(path.join(app, 'consumer.cts'), consumer(`import { APIError, Client, type Invoice } from '@crypto-invoicing/sdk';`));
+    writeFileSync(
+      path.join(app, 'consumer.mts'),
+      consumer(`import { APIError, Client, type Invoice } from '@crypto-invoicing/sdk';`),
+    );
+    writeFileSync(
+      path.join(app, 'consumer.cts'),
+      consumer(`import { APIError, Client, type Invoice } from '@crypto-invoicing/sdk';`),
+    );
     writeFileSync(
       path.join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -168,7 +205,9 @@ export async function main(client: Client): Promise<string> {
         files: ['consumer.mts', 'consumer.cts'],
       }),
     );
-    const result = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app }).catch((error: { stdout: string }) => error);
+    const result = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app }).catch(
+      (error: { stdout: string }) => error,
+    );
     expect(result.stdout).toBe('');
   });
 
@@ -211,12 +250,29 @@ describe('the CLI, through npx', () => {
   });
 
   async function startListen(): Promise<Listener> {
-    const child = spawn('npx', ['--offline', '--yes', sdkPackage.name, 'listen', '--forward-to', receiver.url, '--state-file', stateFile(), '--interval', '250', '--max-interval', '1000'], {
-      cwd: app,
-      env: env(),
-      detached: true, // its own process group: npx and the CLI under it get the Ctrl-C together
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'npx',
+      [
+        '--offline',
+        '--yes',
+        sdkPackage.name,
+        'listen',
+        '--forward-to',
+        receiver.url,
+        '--state-file',
+        stateFile(),
+        '--interval',
+        '250',
+        '--max-interval',
+        '1000',
+      ],
+      {
+        cwd: app,
+        env: env(),
+        detached: true, // its own process group: npx and the CLI under it get the Ctrl-C together
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     running.add(child);
     child.once('close', () => running.delete(child));
     const output: string[] = [];
@@ -225,7 +281,8 @@ describe('the CLI, through npx', () => {
     child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     const deadline = Date.now() + 60_000;
     while (!output.some((line) => line.startsWith('Ready!'))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`listen did not start: ${output.join('\n')}\n${errors}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`listen did not start: ${output.join('\n')}\n${errors}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const secret = /signing secret is (whsec_\S+)/.exec(output.join('\n'))?.[1];
@@ -264,12 +321,24 @@ describe('the CLI, through npx', () => {
     const first = await startListen();
     const paidId = await trigger('invoice.paid');
     await receiver.waitFor(2, 60_000);
-    expect([delivered(0, first.secret), delivered(1, first.secret)]).toEqual([`invoice.created ${paidId}`, `invoice.paid ${paidId}`]);
-    expect(() => webhooks.verify(receiver.received[1]!.body.replace('"paid"', '"cancelled"'), receiver.received[1]!.headers, first.secret)).toThrow();
+    expect([delivered(0, first.secret), delivered(1, first.secret)]).toEqual([
+      `invoice.created ${paidId}`,
+      `invoice.paid ${paidId}`,
+    ]);
+    expect(() =>
+      webhooks.verify(
+        receiver.received[1]!.body.replace('"paid"', '"cancelled"'),
+        receiver.received[1]!.headers,
+        first.secret,
+      ),
+    ).toThrow();
     const lines = () => first.output.filter((line) => / --> POST /.test(line));
-    for (let waited = 0; lines().length < 2 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; lines().length < 2 && waited < 100; waited++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lines()).toHaveLength(2);
-    expect(lines()[0]).toMatch(new RegExp(`^\\S+Z  invoice\\.created +evt_\\w+  --> POST ${receiver.url} \\[200\\] \\(\\d+ ms\\)$`));
+    expect(lines()[0]).toMatch(
+      new RegExp(`^\\S+Z  invoice\\.created +evt_\\w+  --> POST ${receiver.url} \\[200\\] \\(\\d+ ms\\)$`),
+    );
     expect(lines()[1]).toMatch(/ invoice\.paid +evt_\w+  --> POST /);
     await stop(first);
     expect(first.output.at(-1)).toBe('Stopped.'); // the CLI's own orderly exit (npx itself dies of the signal)
@@ -279,7 +348,10 @@ describe('the CLI, through npx', () => {
     const second = await startListen();
     expect(second.secret).toBe(first.secret);
     await receiver.waitFor(4, 60_000);
-    expect([delivered(2, second.secret), delivered(3, second.secret)]).toEqual([`invoice.created ${cancelledId}`, `invoice.cancelled ${cancelledId}`]);
+    expect([delivered(2, second.secret), delivered(3, second.secret)]).toEqual([
+      `invoice.created ${cancelledId}`,
+      `invoice.cancelled ${cancelledId}`,
+    ]);
     await stop(second);
     expect(second.output.at(-1)).toBe('Stopped.');
     expect(receiver.received).toHaveLength(4);
@@ -287,11 +359,26 @@ describe('the CLI, through npx', () => {
 
   it('trigger refuses a live key and an event it cannot cause, with a clear message', async () => {
     const failure = (error: { code: number; stderr: string }) => error;
-    const unknown = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.expired']).catch(failure);
-    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('Cannot trigger "invoice.expired". Triggerable events: invoice.created, invoice.paid, invoice.cancelled') });
+    const unknown = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.expired']).catch(
+      failure,
+    );
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'Cannot trigger "invoice.expired". Triggerable events: invoice.created, invoice.paid, invoice.cancelled',
+      ),
+    });
     const live = await createKey(account.workspace.id, { environment: 'live' });
     const before = await invoiceCount(account.workspace.id);
-    const refused = await run('npx', ['--offline', '--yes', sdkPackage.name, 'trigger', 'invoice.paid', '--api-key', live.secret]).catch(failure);
+    const refused = await run('npx', [
+      '--offline',
+      '--yes',
+      sdkPackage.name,
+      'trigger',
+      'invoice.paid',
+      '--api-key',
+      live.secret,
+    ]).catch(failure);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('trigger needs a test_ key') });
     expect(await invoiceCount(account.workspace.id)).toBe(before);
   });

@@ -20,7 +20,13 @@ export async function startAdditionalApp(options: { env?: Record<string, string>
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through `npm test` (vitest global setup)');
   const port = await freePort();
-  const server = await startNext({ port, databaseUrl, env: options.env, stdio: 'pipe', publicUrl: `http://127.0.0.1:${port}` });
+  const server = await startNext({
+    port,
+    databaseUrl,
+    env: options.env,
+    stdio: 'pipe',
+    publicUrl: `http://127.0.0.1:${port}`,
+  });
   running.add(server);
   return {
     baseUrl: server.baseUrl,

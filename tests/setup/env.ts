@@ -29,4 +29,8 @@ Object.assign(process.env, {
 // The lane server's tron network (the same node behind the TRON JSON-RPC façade).
 const tron = lane.TEST_TRON;
 process.env.TEST_TRON = JSON.stringify(tron);
-Object.assign(process.env, { RPC_URL_TRON: tron.rpcUrl, CHAIN_ID_TRON: String(tron.chainId), TOKEN_USDT_TRON: tron.tokens.USDT });
+Object.assign(process.env, {
+  RPC_URL_TRON: tron.rpcUrl,
+  CHAIN_ID_TRON: String(tron.chainId),
+  TOKEN_USDT_TRON: tron.tokens.USDT,
+});

@@ -71,7 +71,10 @@ function log(message: string) {
 }
 
 /** Creates a uniquely named database on serverUrl's server, empty or as a copy of `template` (no one connected to it). */
-async function createDatabaseOn(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createDatabaseOn(
+  serverUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `invoicing_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new URL(serverUrl);
   const client = new pg.Client({ connectionString: serverUrl });
@@ -180,10 +183,20 @@ export default async function setup(project: TestProject) {
         // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`), and a
         // Bitcoin regtest node watched as `bitcoin`; no other network is watched, so live invoices elsewhere answer
         // network_not_watched.
-        const [localChain, bitcoin] = await Promise.all([startLocalChain({ port: await freePort() }), startBitcoinNode()]);
+        const [localChain, bitcoin] = await Promise.all([
+          startLocalChain({ port: await freePort() }),
+          startBitcoinNode(),
+        ]);
         children.push(localChain, bitcoin);
-        cleanups.push(() => localChain.stop(), () => bitcoin.stop());
-        const bitcoinSettings = { RPC_URL_BITCOIN: bitcoin.rpcUrl, BITCOIN_CHAIN: 'regtest', CONFIRMATIONS_BITCOIN: String(TEST_BITCOIN_CONFIRMATIONS) };
+        cleanups.push(
+          () => localChain.stop(),
+          () => bitcoin.stop(),
+        );
+        const bitcoinSettings = {
+          RPC_URL_BITCOIN: bitcoin.rpcUrl,
+          BITCOIN_CHAIN: 'regtest',
+          CONFIRMATIONS_BITCOIN: String(TEST_BITCOIN_CONFIRMATIONS),
+        };
         // The same node behind the TRON JSON-RPC façade is the lane server's `tron` network.
         const localTron = await startLocalTron(localChain);
         cleanups.push(() => localTron.facade.close());
@@ -205,13 +218,20 @@ export default async function setup(project: TestProject) {
         return {
           TEST_BASE_URL: server.baseUrl,
           DATABASE_URL: databaseUrl,
-          TEST_CHAIN: { rpcUrl: localChain.rpcUrl, chainId: localChain.chainId, tokens: localChain.tokens, confirmations: TEST_CONFIRMATIONS },
+          TEST_CHAIN: {
+            rpcUrl: localChain.rpcUrl,
+            chainId: localChain.chainId,
+            tokens: localChain.tokens,
+            confirmations: TEST_CONFIRMATIONS,
+          },
           TEST_BITCOIN: { rpcUrl: bitcoin.rpcUrl, confirmations: TEST_BITCOIN_CONFIRMATIONS },
           TEST_TRON: { rpcUrl: localTron.rpcUrl, chainId: localTron.chainId, tokens: localTron.tokens },
         };
       }),
     );
-    log(`${laneCount} lane(s) of local chain + next start (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `${laneCount} lane(s) of local chain + next start (${((Date.now() - t) / 1000).toFixed(1)} s); setup took ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     project.provide('TEST_LANES', lanes);
     project.provide('WEBHOOK_ENCRYPTION_KEY', process.env.WEBHOOK_ENCRYPTION_KEY);

@@ -16,15 +16,63 @@ const MIGRATION = path.join(MIGRATIONS_DIR, '20261125213944_named_invoice_snapsh
 
 /** 17 elements: an event written before settlement existed. */
 const PRE_SETTLEMENT = [
-  'inv_old', 'test', 'paid', '10.5', 'USDT', 'tron', 'TXaddr', 'an old one', { k: 'v' }, 'order-1',
-  '2026-11-20T10:00:00+00:00', '2026-11-20T11:00:00+00:00', '2026-11-20T10:30:00+00:00', null, '0xsim', null, true,
+  'inv_old',
+  'test',
+  'paid',
+  '10.5',
+  'USDT',
+  'tron',
+  'TXaddr',
+  'an old one',
+  { k: 'v' },
+  'order-1',
+  '2026-11-20T10:00:00+00:00',
+  '2026-11-20T11:00:00+00:00',
+  '2026-11-20T10:30:00+00:00',
+  null,
+  '0xsim',
+  null,
+  true,
 ];
 /** 22 elements: an event written before the hosted page, with a payment. */
 const WITH_PAYMENT = [
-  'inv_live', 'live', 'paid', '10', 'USDC', 'ethereum', '0xwallet', null, {}, null,
-  '2026-11-21T10:00:00+00:00', '2026-11-21T11:00:00+00:00', '2026-11-21T10:20:00+00:00', null, '0xtx', '10.000001', false,
-  '10.000001', 'https://shop.example/back', '10.000001', null,
-  [['pay_1', '0xtx', 3, 'ethereum', 'USDC', '10.000001', '0xfrom', '123', 'confirmed', 3, '2026-11-21T10:10:00+00:00', '2026-11-21T10:20:00+00:00']],
+  'inv_live',
+  'live',
+  'paid',
+  '10',
+  'USDC',
+  'ethereum',
+  '0xwallet',
+  null,
+  {},
+  null,
+  '2026-11-21T10:00:00+00:00',
+  '2026-11-21T11:00:00+00:00',
+  '2026-11-21T10:20:00+00:00',
+  null,
+  '0xtx',
+  '10.000001',
+  false,
+  '10.000001',
+  'https://shop.example/back',
+  '10.000001',
+  null,
+  [
+    [
+      'pay_1',
+      '0xtx',
+      3,
+      'ethereum',
+      'USDC',
+      '10.000001',
+      '0xfrom',
+      '123',
+      'confirmed',
+      3,
+      '2026-11-21T10:10:00+00:00',
+      '2026-11-21T10:20:00+00:00',
+    ],
+  ],
 ];
 
 async function runMigration(): Promise<void> {
@@ -39,7 +87,14 @@ async function runMigration(): Promise<void> {
 
 async function eventRow(id: string): Promise<EventRow> {
   const row = await db().event.findUniqueOrThrow({ where: { id } });
-  return { id: row.id, workspaceId: row.workspaceId, environment: row.environment, type: row.type as EventRow['type'], snapshot: row.snapshot, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    environment: row.environment,
+    type: row.type as EventRow['type'],
+    snapshot: row.snapshot,
+    createdAt: row.createdAt,
+  };
 }
 
 describe('migration named_invoice_snapshots', () => {
@@ -49,16 +104,45 @@ describe('migration named_invoice_snapshots', () => {
     const at = new Date('2026-11-22T00:00:00Z');
     await db().event.createMany({
       data: [
-        { id: ids[0]!, workspaceId: workspace.id, environment: 'test', type: 'invoice.paid', snapshot: PRE_SETTLEMENT, createdAt: at },
-        { id: ids[1]!, workspaceId: workspace.id, environment: 'live', type: 'invoice.paid', snapshot: WITH_PAYMENT, createdAt: at },
+        {
+          id: ids[0]!,
+          workspaceId: workspace.id,
+          environment: 'test',
+          type: 'invoice.paid',
+          snapshot: PRE_SETTLEMENT,
+          createdAt: at,
+        },
+        {
+          id: ids[1]!,
+          workspaceId: workspace.id,
+          environment: 'live',
+          type: 'invoice.paid',
+          snapshot: WITH_PAYMENT,
+          createdAt: at,
+        },
         // Not an invoice event: left alone.
-        { id: ids[2]!, workspaceId: workspace.id, environment: 'live', type: 'payment.unmatched', snapshot: { object: 'payment', id: 'pay_x' }, createdAt: at },
+        {
+          id: ids[2]!,
+          workspaceId: workspace.id,
+          environment: 'live',
+          type: 'payment.unmatched',
+          snapshot: { object: 'payment', id: 'pay_x' },
+          createdAt: at,
+        },
       ],
     });
     await runMigration();
 
     const old = await eventRow(ids[0]!);
-    expect(old.snapshot).toMatchObject({ version: 1, id: 'inv_old', pay_amount: '10.5', amount_received: '10.5', payments: [], pay_token: null, redirect_url: null });
+    expect(old.snapshot).toMatchObject({
+      version: 1,
+      id: 'inv_old',
+      pay_amount: '10.5',
+      amount_received: '10.5',
+      payments: [],
+      pay_token: null,
+      redirect_url: null,
+    });
     expect(toEventResource(old).data.object).toMatchObject({
       id: 'inv_old',
       status: 'paid',

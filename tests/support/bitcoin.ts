@@ -10,7 +10,8 @@ if (!bitcoin) throw new Error('TEST_BITCOIN is not set: run through vitest (test
 
 /** A fresh merchant wallet (a vpub nobody else in the suite uses: its addresses belong to this test only). */
 export function freshVpub(): string {
-  return HDKey.fromMasterSeed(randomBytes(32), { private: 0x045f18bc, public: 0x045f1cf6 }).derive("m/84'/1'/0'").publicExtendedKey;
+  return HDKey.fromMasterSeed(randomBytes(32), { private: 0x045f18bc, public: 0x045f1cf6 }).derive("m/84'/1'/0'")
+    .publicExtendedKey;
 }
 
 /** Pays a BIP-21 payment_uri (or another amount to its address) from the funded key; the tx stays in the mempool. */

@@ -46,7 +46,15 @@ export async function payInOneBlock(uris: string[], units?: (units: bigint, inde
       const to = getAddress(parsed.to);
       hashes.push(
         parsed.token
-          ? await wallet.writeContract({ address: getAddress(parsed.token), abi: ERC20_TRANSFER_ABI, functionName: 'transfer', args: [to, value], nonce: nonce++, gas: 100_000n, chain: null })
+          ? await wallet.writeContract({
+              address: getAddress(parsed.token),
+              abi: ERC20_TRANSFER_ABI,
+              functionName: 'transfer',
+              args: [to, value],
+              nonce: nonce++,
+              gas: 100_000n,
+              chain: null,
+            })
           : await wallet.sendTransaction({ to, value, nonce: nonce++, gas: 21_000n, chain: null }),
       );
     }

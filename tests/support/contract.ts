@@ -34,7 +34,8 @@ export async function validateDocument(document: Json): Promise<{ valid: boolean
 async function load(baseUrl: string): Promise<Contract> {
   const document = await fetchDocument(baseUrl);
   const validity = await validateDocument(document);
-  if (!validity.valid) throw new Error(`The served OpenAPI document is invalid: ${JSON.stringify(validity.errors).slice(0, 2000)}`);
+  if (!validity.valid)
+    throw new Error(`The served OpenAPI document is invalid: ${JSON.stringify(validity.errors).slice(0, 2000)}`);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
@@ -75,7 +76,8 @@ export async function assertMatchesContract(
   if (!response) throw new Error(`${where}: status not documented (${Object.keys(operation.responses).join(', ')})`);
   // HEAD and 204 responses have no body: the status and headers are what the document promises.
   if (method.toUpperCase() === 'HEAD' || !response.content) {
-    if (method.toUpperCase() !== 'HEAD' && body !== undefined) throw new Error(`${where}: a body where the document declares none`);
+    if (method.toUpperCase() !== 'HEAD' && body !== undefined)
+      throw new Error(`${where}: a body where the document declares none`);
     if (headers) checkHeaders(document, ajv, response.headers ?? {}, headers, where);
     return;
   }
@@ -89,7 +91,8 @@ export async function assertMatchesContract(
     if (!validate) throw new Error(`${where}: no schema at ${key}`);
     validators.set(key, validate);
   }
-  if (!validate(body)) throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(body))
+    throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
   if (headers) checkHeaders(document, ajv, response.headers ?? {}, headers, where);
 }
 
@@ -103,6 +106,7 @@ function checkHeaders(document: Json, ajv: Ajv2020, declared: Record<string, Jso
     }
     const schema = header.schema ?? {};
     const typed = schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
-    if (!ajv.validate(schema, typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
+    if (!ajv.validate(schema, typed))
+      throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
   }
 }

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
  * - 'hang': accepts and never answers (timeouts);
  * - a scripted response (e.g. a 503), sent once the request's head arrived, without reaching the server.
  */
-export type Fault = 'pass' | 'drop-response' | 'hang' | { status: number; headers?: Record<string, string>; body?: string };
+export type Fault =
+  'pass' | 'drop-response' | 'hang' | { status: number; headers?: Record<string, string>; body?: string };
 
 export interface FaultProxy {
   url: string;
@@ -38,7 +39,11 @@ export async function startFaultProxy(target: string, faultFor: (connection: num
       client.on('data', () => {
         if (!requests[index]!.includes('\r\n\r\n') || client.writableEnded) return;
         const body = fault.body ?? '';
-        const head = [`HTTP/1.1 ${fault.status} Scripted`, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`];
+        const head = [
+          `HTTP/1.1 ${fault.status} Scripted`,
+          'Connection: close',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+        ];
         for (const [name, value] of Object.entries(fault.headers ?? {})) head.push(`${name}: ${value}`);
         client.end(`${head.join('\r\n')}\r\n\r\n${body}`);
       });

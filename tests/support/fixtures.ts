@@ -18,7 +18,10 @@ export async function createWorkspace(plan: PlanName = 'Business') {
   return workspace;
 }
 
-export async function createKey(workspaceId: string, options: { environment?: KeyEnvironment; scopes?: Scope[]; label?: string } = {}) {
+export async function createKey(
+  workspaceId: string,
+  options: { environment?: KeyEnvironment; scopes?: Scope[]; label?: string } = {},
+) {
   return createApiKey(workspaceId, {
     label: options.label ?? 'test key',
     environment: options.environment ?? 'test',
@@ -40,7 +43,11 @@ export async function setTronWallet(workspaceId: string) {
 /** A checksummed EVM address (hardhat's account 1), valid on ethereum, polygon and base. */
 export const EVM_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-export async function setEvmWallet(workspaceId: string, network: 'ethereum' | 'polygon' | 'base' = 'ethereum', address = EVM_WALLET) {
+export async function setEvmWallet(
+  workspaceId: string,
+  network: 'ethereum' | 'polygon' | 'base' = 'ethereum',
+  address = EVM_WALLET,
+) {
   return setWallet(workspaceId, { network, address });
 }
 

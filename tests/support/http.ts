@@ -55,7 +55,15 @@ export async function call(method: string, path: string, options: CallOptions = 
     json = undefined;
   }
   // Every response a test receives from a documented operation is checked against the OpenAPI document.
-  await assertMatchesContract(options.base ?? baseUrl(), method, path, response.status, response.headers.get('content-type'), json, response.headers);
+  await assertMatchesContract(
+    options.base ?? baseUrl(),
+    method,
+    path,
+    response.status,
+    response.headers.get('content-type'),
+    json,
+    response.headers,
+  );
   return { status: response.status, headers: response.headers, json, text };
 }
 
@@ -64,13 +72,23 @@ export function expectProblem(result: CallResult, status: number, code: string) 
   const context = `${result.status} ${result.text.slice(0, 300)}`;
   if (result.status !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
   const contentType = result.headers.get('content-type') ?? '';
-  if (!contentType.startsWith('application/problem+json')) throw new Error(`expected problem+json, got ${contentType}: ${context}`);
+  if (!contentType.startsWith('application/problem+json'))
+    throw new Error(`expected problem+json, got ${contentType}: ${context}`);
   const body = result.json;
   if (body?.code !== code) throw new Error(`expected code ${code}, got ${context}`);
   for (const field of ['type', 'title', 'status', 'detail', 'code', 'request_id']) {
     if (!(field in body)) throw new Error(`problem lacks ${field}: ${context}`);
   }
   if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
-  if (body.request_id !== result.headers.get('request-id')) throw new Error('request_id differs from the Request-Id header');
-  return body as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: { path: string; message: string }[] };
+  if (body.request_id !== result.headers.get('request-id'))
+    throw new Error('request_id differs from the Request-Id header');
+  return body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    request_id: string;
+    errors?: { path: string; message: string }[];
+  };
 }

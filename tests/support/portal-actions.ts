@@ -24,13 +24,19 @@ type Manifest = { node: Record<string, { workers: Record<string, unknown>; filen
 
 /** `app/(portal)/invoices/[id]/page` → `/invoices/x`: route groups dropped, parameters filled with a placeholder. */
 function pagePath(worker: string): string {
-  const segments = worker.replace(/^app\//, '').replace(/\/?page$/, '').split('/').filter(Boolean);
+  const segments = worker
+    .replace(/^app\//, '')
+    .replace(/\/?page$/, '')
+    .split('/')
+    .filter(Boolean);
   const parts = segments.filter((s) => !/^\(.*\)$/.test(s)).map((s) => (s.startsWith('[') ? 'x' : s));
   return `/${parts.join('/')}`;
 }
 
 export function builtActions(): BuiltAction[] {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next', 'server', 'server-reference-manifest.json'), 'utf8')) as Manifest;
+  const manifest = JSON.parse(
+    readFileSync(path.join(ROOT, '.next', 'server', 'server-reference-manifest.json'), 'utf8'),
+  ) as Manifest;
   return Object.entries(manifest.node).map(([id, entry]) => {
     const workers = Object.keys(entry.workers).filter((w) => w.endsWith('/page'));
     // A page without parameters when there is one (it renders without data).
@@ -40,7 +46,9 @@ export function builtActions(): BuiltAction[] {
 }
 
 type EncodeReply = (value: unknown) => Promise<string | FormData>;
-const { encodeReply } = require('next/dist/compiled/react-server-dom-turbopack/client.node') as { encodeReply: EncodeReply };
+const { encodeReply } = require('next/dist/compiled/react-server-dom-turbopack/client.node') as {
+  encodeReply: EncodeReply;
+};
 
 export interface ActionCall {
   status: number;
@@ -50,7 +58,12 @@ export interface ActionCall {
 }
 
 /** Calls a form action (previousState, formData) as useActionState does, with the session's cookies. */
-export async function callAction(base: string, action: BuiltAction, cookie: string, fields: Record<string, string> = {}): Promise<ActionCall> {
+export async function callAction(
+  base: string,
+  action: BuiltAction,
+  cookie: string,
+  fields: Record<string, string> = {},
+): Promise<ActionCall> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const body = await encodeReply([null, form]);
@@ -73,6 +86,9 @@ export async function sessionCookie(base: string, email: string, password: strin
 
 /** The route of a portal page file: app/(portal)/invoices/[id]/page.tsx → /invoices/[id]. */
 export function routeOf(pageFile: string): string {
-  const parts = pageFile.split('/').slice(0, -1).filter((s) => !/^\(.*\)$/.test(s));
+  const parts = pageFile
+    .split('/')
+    .slice(0, -1)
+    .filter((s) => !/^\(.*\)$/.test(s));
   return `/${parts.join('/')}`;
 }

@@ -36,7 +36,13 @@ export async function startReceiver(
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-      const request = { method: req.method ?? '', path: req.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       received.push(request);
       waiters.splice(0).forEach((wake) => wake());
       const answer = reply(request, received.length - 1);
@@ -55,7 +61,8 @@ export async function startReceiver(
     async waitFor(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 200);

@@ -21,7 +21,11 @@ interface RpcRequest {
 }
 
 async function upstream(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: unknown; error?: unknown };
   if (body.error) throw Object.assign(new Error('upstream error'), { rpcError: body.error });
   return body.result;
@@ -33,13 +37,21 @@ export async function startRpcProxy(target: string, options: { blockReceipts: bo
     calls.set(request.method, (calls.get(request.method) ?? 0) + 1);
     try {
       if (request.method === 'eth_getBlockReceipts' && options.blockReceipts) {
-        const block = (await upstream(target, 'eth_getBlockByNumber', [request.params?.[0], false])) as { transactions: string[] } | null;
-        const result = block ? await Promise.all(block.transactions.map((hash) => upstream(target, 'eth_getTransactionReceipt', [hash]))) : null;
+        const block = (await upstream(target, 'eth_getBlockByNumber', [request.params?.[0], false])) as {
+          transactions: string[];
+        } | null;
+        const result = block
+          ? await Promise.all(block.transactions.map((hash) => upstream(target, 'eth_getTransactionReceipt', [hash])))
+          : null;
         return { jsonrpc: '2.0', id: request.id, result };
       }
       return { jsonrpc: '2.0', id: request.id, result: await upstream(target, request.method, request.params ?? []) };
     } catch (error) {
-      return { jsonrpc: '2.0', id: request.id, error: (error as { rpcError?: unknown }).rpcError ?? { code: -32603, message: String(error) } };
+      return {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: (error as { rpcError?: unknown }).rpcError ?? { code: -32603, message: String(error) },
+      };
     }
   };
   const server = http.createServer((req, res) => {

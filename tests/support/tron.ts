@@ -29,7 +29,10 @@ export function tronWatcher(facade: TronFacade, options: TronWatcherOptions = {}
 }
 
 /** Pays a Tron payment_uri (its own block); returns TRON's txid (no 0x). */
-export async function payTron(uri: string, change: { units?: (units: bigint) => bigint; token?: string } = {}): Promise<string> {
+export async function payTron(
+  uri: string,
+  change: { units?: (units: bigint) => bigint; token?: string } = {},
+): Promise<string> {
   return (await payTronUri(chain.rpcUrl, uri, change)).txid;
 }
 
@@ -44,5 +47,8 @@ export async function mineToFinality() {
  */
 export async function skipEvmCursorToHead() {
   const head = await createPublicClient({ transport: http(chain.rpcUrl) }).getBlock({ blockTag: 'latest' });
-  await db().chainCursor.updateMany({ where: { network: 'ethereum' }, data: { lastBlock: head.number, lastBlockHash: head.hash } });
+  await db().chainCursor.updateMany({
+    where: { network: 'ethereum' },
+    data: { lastBlock: head.number, lastBlockHash: head.hash },
+  });
 }

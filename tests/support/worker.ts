@@ -26,7 +26,11 @@ export function startTestWorker(env: Record<string, string> = {}): Promise<Worke
 }
 
 /** Polls `check` until it returns a value (not undefined/false) or the deadline passes. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -41,12 +45,16 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
  * them: a job leaves the queue only after its attempt has finished, so a duplicate attempt would have arrived.
  */
 export async function queuedJobs(jobKeys: string[]): Promise<number> {
-  const rows = await db().$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM graphile_worker.jobs WHERE key = ANY(${jobKeys}::text[])`;
+  const rows = await db().$queryRaw<
+    Array<{ count: bigint }>
+  >`SELECT count(*) AS count FROM graphile_worker.jobs WHERE key = ANY(${jobKeys}::text[])`;
   return Number(rows[0]?.count ?? 0);
 }
 
 /** When the next expiry sweep is due (the sweep re-queues itself under one job key, see lib/worker/tasks.ts). */
 export async function nextExpirySweepAt(): Promise<Date | undefined> {
-  const rows = await db().$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = 'announce-expired-invoices'`;
+  const rows = await db().$queryRaw<
+    Array<{ run_at: Date }>
+  >`SELECT run_at FROM graphile_worker.jobs WHERE key = 'announce-expired-invoices'`;
   return rows[0]?.run_at;
 }

@@ -50,11 +50,22 @@ describe('invitation mail (SMTP_URL set)', () => {
     const { createInvitation, lookupInvitation } = await import('@/lib/teams/invitations');
     const { sendInvitationMail } = await import('@/lib/teams/mail');
     const { createUserWithWorkspace } = await import('@/lib/workspaces/workspaces');
-    const { workspace } = await createUserWithWorkspace({ email: `owner-${randomUUID()}@example.test`, password: 'correct horse battery', workspaceName: 'Mail test' });
+    const { workspace } = await createUserWithWorkspace({
+      email: `owner-${randomUUID()}@example.test`,
+      password: 'correct horse battery',
+      workspaceName: 'Mail test',
+    });
     const email = `invitee-${randomUUID()}@example.test`;
     const { invitation, url } = await createInvitation(workspace.id, { email, role: 'developer' }, OPERATOR);
     const before = received.length;
-    const outcome = await sendInvitationMail({ to: email, workspaceName: workspace.name, role: invitation.role, invitedBy: 'owner@example.test', url, expiresAt: invitation.expiresAt });
+    const outcome = await sendInvitationMail({
+      to: email,
+      workspaceName: workspace.name,
+      role: invitation.role,
+      invitedBy: 'owner@example.test',
+      url,
+      expiresAt: invitation.expiresAt,
+    });
     expect(outcome).toBe('sent');
 
     const mail = await nextMail(before + 1);
@@ -75,14 +86,30 @@ describe('invitation mail (SMTP_URL set)', () => {
     const { sendInvitationMail } = await import('@/lib/teams/mail');
     const { env } = await import('@/lib/env');
     const { createUserWithWorkspace } = await import('@/lib/workspaces/workspaces');
-    const { workspace } = await createUserWithWorkspace({ email: `owner-${randomUUID()}@example.test`, password: 'correct horse battery' });
-    const { invitation, url, token } = await createInvitation(workspace.id, { email: `x-${randomUUID()}@example.test`, role: 'viewer' }, OPERATOR);
+    const { workspace } = await createUserWithWorkspace({
+      email: `owner-${randomUUID()}@example.test`,
+      password: 'correct horse battery',
+    });
+    const { invitation, url, token } = await createInvitation(
+      workspace.id,
+      { email: `x-${randomUUID()}@example.test`, role: 'viewer' },
+      OPERATOR,
+    );
     const closed = await freePort();
     const settings = env();
     const saved = settings.SMTP_URL;
     settings.SMTP_URL = `smtp://127.0.0.1:${closed}`;
     try {
-      expect(await sendInvitationMail({ to: invitation.email, workspaceName: workspace.name, role: invitation.role, invitedBy: 'o', url, expiresAt: invitation.expiresAt })).toBe('failed');
+      expect(
+        await sendInvitationMail({
+          to: invitation.email,
+          workspaceName: workspace.name,
+          role: invitation.role,
+          invitedBy: 'o',
+          url,
+          expiresAt: invitation.expiresAt,
+        }),
+      ).toBe('failed');
     } finally {
       settings.SMTP_URL = saved;
     }

@@ -23,8 +23,10 @@ const PASSWORD = 'correct horse battery';
 /** Actions reachable without a session (sign-up), each with why it needs no rule. */
 const PUBLIC_ACTIONS: Record<string, string> = {
   'app/(auth)/signup/actions.ts#signUp': 'creates an account; no workspace or role involved',
-  'app/(auth)/invite/[token]/actions.ts#signUpFromInvitation': 'creates an account from an invitation token; the token is the authority',
-  'app/(auth)/signin/actions.ts#completeSignInCode': 'the two-factor step of a GitHub sign-in: its pending session is the authority, before any workspace',
+  'app/(auth)/invite/[token]/actions.ts#signUpFromInvitation':
+    'creates an account from an invitation token; the token is the authority',
+  'app/(auth)/signin/actions.ts#completeSignInCode':
+    'the two-factor step of a GitHub sign-in: its pending session is the authority, before any workspace',
 };
 
 /** Pages that are not pages of a workspace. */
@@ -51,7 +53,10 @@ function pageFiles(dir: string, rel = ''): string[] {
 }
 
 async function ruleOf(action: BuiltAction): Promise<DeclaredRule | undefined> {
-  const loaded = (await import(/* @vite-ignore */ path.join(ROOT, action.filename))) as Record<string, { rule?: DeclaredRule }>;
+  const loaded = (await import(/* @vite-ignore */ path.join(ROOT, action.filename))) as Record<
+    string,
+    { rule?: DeclaredRule }
+  >;
   return loaded[action.exportedName]?.rule;
 }
 
@@ -71,7 +76,11 @@ async function headerWorkspace(cookie: string, page = '/usage'): Promise<{ statu
 beforeAll(async () => {
   actions = builtActions();
   const owner = `owner-${randomUUID()}@example.test`;
-  const created = await createUserWithWorkspace({ email: owner, password: PASSWORD, workspaceName: `Matrix ${randomUUID().slice(0, 6)}` });
+  const created = await createUserWithWorkspace({
+    email: owner,
+    password: PASSWORD,
+    workspaceName: `Matrix ${randomUUID().slice(0, 6)}`,
+  });
   workspaceId = created.workspace.id;
   members.owner = { role: 'owner', email: owner, cookie: await sessionCookie(baseUrl(), owner, PASSWORD) };
   for (const role of ROLES.filter((r) => r !== 'owner')) {
@@ -96,7 +105,10 @@ describe('permission matrix: every server action × every role', () => {
       if (!rule) missing.push(name);
       else if (action.filename.startsWith('app/(portal)/')) expect(rule.permission, name).not.toBe('signed_in');
     }
-    expect(missing, 'actions without a rule: wrap them in withWorkspace({ permission }) (lib/portal/action.ts)').toEqual([]);
+    expect(
+      missing,
+      'actions without a rule: wrap them in withWorkspace({ permission }) (lib/portal/action.ts)',
+    ).toEqual([]);
   });
 
   it('each role is refused exactly the actions the role table refuses it, over HTTP', async () => {
@@ -112,7 +124,10 @@ describe('permission matrix: every server action × every role', () => {
         // An empty form: an allowed role gets past the role check and stops at validation (or a step-up).
         const result = await callAction(baseUrl(), action, members[role].cookie);
         checked++;
-        if (result.refused !== expectRefused) mismatches.push(`${name} as ${role}: ${result.refused ? 'refused' : 'allowed'}, expected ${expectRefused ? 'refused' : 'allowed'} (HTTP ${result.status})`);
+        if (result.refused !== expectRefused)
+          mismatches.push(
+            `${name} as ${role}: ${result.refused ? 'refused' : 'allowed'}, expected ${expectRefused ? 'refused' : 'allowed'} (HTTP ${result.status})`,
+          );
       }
     }
     expect(mismatches).toEqual([]);
@@ -121,7 +136,9 @@ describe('permission matrix: every server action × every role', () => {
 });
 
 describe('permission matrix: every portal page × every role', () => {
-  const routes = pageFiles(PORTAL).map(routeOf).filter((route) => !NOT_PAGES.has(route));
+  const routes = pageFiles(PORTAL)
+    .map(routeOf)
+    .filter((route) => !NOT_PAGES.has(route));
 
   it('every portal page has a rule in PAGE_PERMISSIONS, and every rule a page', () => {
     expect(routes.filter((route) => !(route in PAGE_PERMISSIONS))).toEqual([]);
@@ -167,26 +184,71 @@ describe('the server refuses whatever the form says', () => {
 
   it('a Developer cannot create a live key, a live invoice or a live webhook endpoint, nor roll a live key', async () => {
     const dev = members.developer.cookie;
-    expect((await callAction(baseUrl(), action('createKey'), dev, { label: 'sneaky', environment: 'live', scopes: 'invoices:read' })).refused).toBe(true);
-    expect((await callAction(baseUrl(), action('createPortalInvoice'), dev, { environment: 'live', amount: '1', currency: 'USDT', network: 'ethereum', expires_in: '3600' })).refused).toBe(true);
-    expect((await callAction(baseUrl(), action('createEndpoint'), dev, { environment: 'live', url: 'https://example.com/hook' })).refused).toBe(true);
+    expect(
+      (
+        await callAction(baseUrl(), action('createKey'), dev, {
+          label: 'sneaky',
+          environment: 'live',
+          scopes: 'invoices:read',
+        })
+      ).refused,
+    ).toBe(true);
+    expect(
+      (
+        await callAction(baseUrl(), action('createPortalInvoice'), dev, {
+          environment: 'live',
+          amount: '1',
+          currency: 'USDT',
+          network: 'ethereum',
+          expires_in: '3600',
+        })
+      ).refused,
+    ).toBe(true);
+    expect(
+      (
+        await callAction(baseUrl(), action('createEndpoint'), dev, {
+          environment: 'live',
+          url: 'https://example.com/hook',
+        })
+      ).refused,
+    ).toBe(true);
     const { key } = await createApiKey(workspaceId, { label: 'live one', environment: 'live' }, OPERATOR);
-    expect((await callAction(baseUrl(), action('rollKey'), dev, { keyId: String(key.id), grace: '0' })).refused).toBe(true);
+    expect((await callAction(baseUrl(), action('rollKey'), dev, { keyId: String(key.id), grace: '0' })).refused).toBe(
+      true,
+    );
     expect((await callAction(baseUrl(), action('revokeKey'), dev, { keyId: String(key.id) })).refused).toBe(true);
     // …while a test key is theirs to make.
-    const test = await callAction(baseUrl(), action('createKey'), dev, { label: 'dev key', environment: 'test', scopes: 'invoices:read' });
+    const test = await callAction(baseUrl(), action('createKey'), dev, {
+      label: 'dev key',
+      environment: 'test',
+      scopes: 'invoices:read',
+    });
     expect(test.refused).toBe(false);
     expect(test.text).toContain('"ok":true');
   });
 
   it('an Admin cannot change the plan; a Viewer cannot invite', async () => {
-    expect((await callAction(baseUrl(), action('changePlan'), members.admin.cookie, { plan: 'Developer' })).refused).toBe(true);
-    expect((await callAction(baseUrl(), action('inviteMember'), members.viewer.cookie, { email: 'x@example.test', role: 'viewer' })).refused).toBe(true);
+    expect(
+      (await callAction(baseUrl(), action('changePlan'), members.admin.cookie, { plan: 'Developer' })).refused,
+    ).toBe(true);
+    expect(
+      (
+        await callAction(baseUrl(), action('inviteMember'), members.viewer.cookie, {
+          email: 'x@example.test',
+          role: 'viewer',
+        })
+      ).refused,
+    ).toBe(true);
   });
 
   it('switching to a workspace the user does not belong to is refused, and the session stays where it was', async () => {
-    const stranger = await createUserWithWorkspace({ email: `stranger-${randomUUID()}@example.test`, password: PASSWORD });
-    const result = await callAction(baseUrl(), action('switchWorkspace'), members.viewer.cookie, { workspaceId: stranger.workspace.id });
+    const stranger = await createUserWithWorkspace({
+      email: `stranger-${randomUUID()}@example.test`,
+      password: PASSWORD,
+    });
+    const result = await callAction(baseUrl(), action('switchWorkspace'), members.viewer.cookie, {
+      workspaceId: stranger.workspace.id,
+    });
     expect(result.text).toContain('"ok":false');
     const { html } = await headerWorkspace(members.viewer.cookie);
     expect(html).toMatch(/data-testid="workspace-name">Matrix /);
@@ -196,7 +258,11 @@ describe('the server refuses whatever the form says', () => {
 describe('removing a member', () => {
   it('ends their access on their next request: their session falls back to their own workspace', async () => {
     const email = `leaving-${randomUUID()}@example.test`;
-    const own = await createUserWithWorkspace({ email, password: PASSWORD, workspaceName: `Leaver own ${randomUUID().slice(0, 6)}` });
+    const own = await createUserWithWorkspace({
+      email,
+      password: PASSWORD,
+      workspaceName: `Leaver own ${randomUUID().slice(0, 6)}`,
+    });
     await addMemberByEmail(workspaceId, email, 'admin', OPERATOR);
     const cookie = await sessionCookie(baseUrl(), email, PASSWORD);
     await switchTo(cookie, workspaceId);
@@ -216,7 +282,10 @@ describe('removing a member', () => {
     expect(after.html).toContain(own.workspace.name.replace(/'/g, '&#x27;'));
     // An action of the removed workspace's kind now acts on their own workspace only: the invitation list there.
     const invite = actions.find((a) => a.exportedName === 'inviteMember')!;
-    const result = await callAction(baseUrl(), invite, cookie, { email: `x-${randomUUID()}@example.test`, role: 'viewer' });
+    const result = await callAction(baseUrl(), invite, cookie, {
+      email: `x-${randomUUID()}@example.test`,
+      role: 'viewer',
+    });
     expect(result.text).toContain('"ok":true');
     const { listPendingInvitations } = await import('@/lib/teams/invitations');
     expect((await listPendingInvitations(workspaceId)).some((i) => i.invitedByLabel === email)).toBe(false);

@@ -19,7 +19,11 @@ async function endpointWithDeliveries(count: number) {
 describe('the portal delivery log', () => {
   it('pages by keyset, 50 a page, newest first, forwards and back, without gaps or repeats', async () => {
     const { workspaceId, endpoint } = await endpointWithDeliveries(DELIVERIES_PAGE_SIZE * 2 + 7);
-    const all = await db().webhookDelivery.findMany({ where: { endpointId: endpoint.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+    const all = await db().webhookDelivery.findMany({
+      where: { endpointId: endpoint.id },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { id: true },
+    });
     expect(all).toHaveLength(107);
 
     const first = await listDeliveries(workspaceId, endpoint.id);
@@ -30,7 +34,9 @@ describe('the portal delivery log', () => {
     const third = await listDeliveries(workspaceId, endpoint.id, second.older);
     expect(third.deliveries).toHaveLength(7);
     expect(third.older).toBeNull();
-    expect([...first.deliveries, ...second.deliveries, ...third.deliveries].map((d) => d.id)).toEqual(all.map((d) => d.id));
+    expect([...first.deliveries, ...second.deliveries, ...third.deliveries].map((d) => d.id)).toEqual(
+      all.map((d) => d.id),
+    );
 
     // Back from the last page: the same second page, then the first (which has no newer page).
     const backToSecond = await listDeliveries(workspaceId, endpoint.id, third.newer);
@@ -42,7 +48,9 @@ describe('the portal delivery log', () => {
 
     // A delivery created meanwhile does not shift the older pages.
     await sendTestEvent(workspaceId, endpoint.id);
-    expect((await listDeliveries(workspaceId, endpoint.id, first.older)).deliveries.map((d) => d.id)).toEqual(second.deliveries.map((d) => d.id));
+    expect((await listDeliveries(workspaceId, endpoint.id, first.older)).deliveries.map((d) => d.id)).toEqual(
+      second.deliveries.map((d) => d.id),
+    );
   });
 
   it('is scoped by workspace; an unknown or malformed cursor reads the first page', async () => {
@@ -60,7 +68,12 @@ describe('the portal delivery log', () => {
   it('health: queued deliveries that were never tried are "no deliveries yet"; another workspace reads nothing', async () => {
     const { workspaceId, endpoint } = await endpointWithDeliveries(2);
     const health = (await endpointHealthById(workspaceId, [endpoint])).get(endpoint.id)!;
-    expect(health).toMatchObject({ state: 'no_deliveries', lastAttempt: null, consecutiveFailures: 0, window: { attempted: 0, delivered: 0 } });
+    expect(health).toMatchObject({
+      state: 'no_deliveries',
+      lastAttempt: null,
+      consecutiveFailures: 0,
+      window: { attempted: 0, delivered: 0 },
+    });
     const other = await seedAccount();
     expect((await endpointHealthById(other.workspace.id, [endpoint])).get(endpoint.id)!.state).toBe('no_deliveries');
   });

@@ -11,10 +11,17 @@ import { eventually, queuedJobs, startTestWorker } from '../support/worker';
 
 // Every delivery is checked with the third-party reference verifier (standardwebhooks), never with our own code.
 function verify(secret: string, request: ReceivedRequest) {
-  return new Webhook(secret).verify(request.body, request.headers) as { id: string; type: string; data: { object: { id: string } } };
+  return new Webhook(secret).verify(request.body, request.headers) as {
+    id: string;
+    type: string;
+    data: { object: { id: string } };
+  };
 }
 
-async function accountWithEndpoint(reply?: (request: ReceivedRequest, index: number) => Reply, eventTypes: string[] = []) {
+async function accountWithEndpoint(
+  reply?: (request: ReceivedRequest, index: number) => Reply,
+  eventTypes: string[] = [],
+) {
   const account = await seedAccount();
   const receiver = await startReceiver(reply);
   const { endpoint, secret } = await createWebhookEndpoint(
@@ -25,7 +32,8 @@ async function accountWithEndpoint(reply?: (request: ReceivedRequest, index: num
   return { ...account, receiver, endpoint, webhookSecret: secret };
 }
 
-const deliveryOf = (endpointId: string) => db().webhookDelivery.findFirst({ where: { endpointId }, orderBy: { createdAt: 'asc' } });
+const deliveryOf = (endpointId: string) =>
+  db().webhookDelivery.findFirst({ where: { endpointId }, orderBy: { createdAt: 'asc' } });
 
 let worker: WorkerProcess;
 beforeAll(async () => {
@@ -53,7 +61,10 @@ describe('webhook delivery', () => {
 
     const tampered = { ...requests[0]!, body: requests[0]!.body.replace(invoice.id, 'inv_000000000000000000000000') };
     expect(() => verify(account.webhookSecret, tampered)).toThrow();
-    const old = { ...requests[0]!, headers: { ...requests[0]!.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) } };
+    const old = {
+      ...requests[0]!,
+      headers: { ...requests[0]!.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) },
+    };
     expect(() => verify(account.webhookSecret, old)).toThrow();
     await account.receiver.close();
   });
@@ -71,7 +82,10 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failing receiver (500, 500, 200): three attempts with one webhook-id, then succeeded', async () => {
-    const account = await accountWithEndpoint((_request, index) => ({ status: index < 2 ? 500 : 200, body: index < 2 ? 'boom' : 'ok' }));
+    const account = await accountWithEndpoint((_request, index) => ({
+      status: index < 2 ? 500 : 200,
+      body: index < 2 ? 'boom' : 'ok',
+    }));
     await call('POST', '/v1/invoices', { key: account.secret, body: VALID_INVOICE });
     const requests = await account.receiver.waitFor(3);
     expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
@@ -96,7 +110,11 @@ describe('webhook delivery', () => {
     const failed = await deliveryOf(account.endpoint.id);
     expect(failed?.status).toBe('failed');
     // Nothing is left in the queue for this delivery, so no further attempt can come.
-    await eventually(async () => (await queuedJobs([`delivery:${failed!.id}`])) === 0, 20_000, 'the delivery job to leave the queue');
+    await eventually(
+      async () => (await queuedJobs([`delivery:${failed!.id}`])) === 0,
+      20_000,
+      'the delivery job to leave the queue',
+    );
     expect(account.receiver.received).toHaveLength(1);
     await account.receiver.close();
   });
@@ -141,7 +159,11 @@ describe('webhook delivery', () => {
     const [, again] = await account.receiver.waitFor(2);
     expect(again!.headers['webhook-id']).toBe(request!.headers['webhook-id']);
 
-    const other = await createWebhookEndpoint(account.workspace.id, { url: account.receiver.url.replace('/hooks', '/other'), environment: 'test' }, { allowPrivateNetworks: true });
+    const other = await createWebhookEndpoint(
+      account.workspace.id,
+      { url: account.receiver.url.replace('/hooks', '/other'), environment: 'test' },
+      { allowPrivateNetworks: true },
+    );
     await sendTestEvent(account.workspace.id, account.endpoint.id);
     const [, , test] = await account.receiver.waitFor(3);
     expect(verify(newSecret, test!).type).toBe('webhook_endpoint.test');

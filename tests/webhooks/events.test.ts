@@ -7,7 +7,11 @@ import { call, expectProblem } from '../support/http';
 async function events(secret: string, query = '') {
   const result = await call('GET', `/v1/events${query}`, { key: secret });
   expect(result.status).toBe(200);
-  return result.json as { data: Array<{ id: string; type: string; data: { object: { id: string; status: string } } }>; has_more: boolean; next_cursor: string | null };
+  return result.json as {
+    data: Array<{ id: string; type: string; data: { object: { id: string; status: string } } }>;
+    has_more: boolean;
+    next_cursor: string | null;
+  };
 }
 
 describe('events: written with every invoice change', () => {
@@ -15,7 +19,8 @@ describe('events: written with every invoice change', () => {
     const { secret } = await seedAccount();
     const first = (await call('POST', '/v1/invoices', { key: secret, body: VALID_INVOICE })).json;
     const cancelled = (await call('POST', `/v1/invoices/${first.id}/cancel`, { key: secret })).json;
-    const second = (await call('POST', '/v1/invoices', { key: secret, body: { ...VALID_INVOICE, order_id: 'o-2' } })).json;
+    const second = (await call('POST', '/v1/invoices', { key: secret, body: { ...VALID_INVOICE, order_id: 'o-2' } }))
+      .json;
     const paid = (await call('POST', `/v1/test/invoices/${second.id}/simulate-payment`, { key: secret })).json;
 
     const list = await events(secret);
@@ -37,12 +42,28 @@ describe('events: written with every invoice change', () => {
     const { secret, workspace } = await seedAccount();
     const invoice = (await call('POST', '/v1/invoices', { key: secret, body: VALID_INVOICE })).json;
     await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: secret });
-    expectProblem(await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: secret }), 409, 'invoice_not_cancellable');
-    expectProblem(await call('POST', `/v1/test/invoices/${invoice.id}/simulate-payment`, { key: secret }), 409, 'invoice_not_payable');
+    expectProblem(
+      await call('POST', `/v1/invoices/${invoice.id}/cancel`, { key: secret }),
+      409,
+      'invoice_not_cancellable',
+    );
+    expectProblem(
+      await call('POST', `/v1/test/invoices/${invoice.id}/simulate-payment`, { key: secret }),
+      409,
+      'invoice_not_payable',
+    );
     const live = await seedAccount({ environment: 'live' });
     const watched = { ...VALID_INVOICE, network: 'ethereum' }; // the test setup watches ethereum on a local chain
-    expectProblem(await call('POST', '/v1/invoices', { key: live.secret, body: watched }), 422, 'wallet_not_configured');
-    expectProblem(await call('POST', '/v1/invoices', { key: live.secret, body: { ...VALID_INVOICE, network: 'polygon' } }), 422, 'network_not_watched');
+    expectProblem(
+      await call('POST', '/v1/invoices', { key: live.secret, body: watched }),
+      422,
+      'wallet_not_configured',
+    );
+    expectProblem(
+      await call('POST', '/v1/invoices', { key: live.secret, body: { ...VALID_INVOICE, network: 'polygon' } }),
+      422,
+      'network_not_watched',
+    );
     expect(await db().event.count({ where: { workspaceId: live.workspace.id } })).toBe(0);
 
     await expect(
@@ -51,7 +72,9 @@ describe('events: written with every invoice change', () => {
         throw new Error('the change failed after its event was written');
       }),
     ).rejects.toThrow('the change failed');
-    const types = (await db().event.findMany({ where: { workspaceId: workspace.id }, orderBy: { seq: 'asc' } })).map((event) => event.type);
+    const types = (await db().event.findMany({ where: { workspaceId: workspace.id }, orderBy: { seq: 'asc' } })).map(
+      (event) => event.type,
+    );
     expect(types).toEqual(['invoice.created', 'invoice.cancelled']);
   });
 
@@ -64,7 +87,9 @@ describe('events: written with every invoice change', () => {
     ]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
     const winner = results.find((result) => result.status === 200)!.json;
-    const types = (await db().event.findMany({ where: { workspaceId: workspace.id }, orderBy: { seq: 'asc' } })).map((event) => event.type);
+    const types = (await db().event.findMany({ where: { workspaceId: workspace.id }, orderBy: { seq: 'asc' } })).map(
+      (event) => event.type,
+    );
     expect(types).toEqual(['invoice.created', winner.status === 'paid' ? 'invoice.paid' : 'invoice.cancelled']);
   });
 });
@@ -91,17 +116,25 @@ describe('GET /v1/events', () => {
     expectProblem(await call('GET', '/v1/events?limit=101', { key: secret }), 400, 'validation_failed');
   });
 
-  it('isolates workspaces and environments: another tenant\'s event is 404 event_not_found, its cursor a 400', async () => {
+  it("isolates workspaces and environments: another tenant's event is 404 event_not_found, its cursor a 400", async () => {
     const owner = await seedAccount();
     await call('POST', '/v1/invoices', { key: owner.secret, body: VALID_INVOICE });
     const [event] = (await events(owner.secret)).data;
     const stranger = await seedAccount();
     const sameWorkspaceLive = await createKey(owner.workspace.id, { environment: 'live' });
     expectProblem(await call('GET', `/v1/events/${event!.id}`, { key: stranger.secret }), 404, 'event_not_found');
-    expectProblem(await call('GET', `/v1/events/${event!.id}`, { key: sameWorkspaceLive.secret }), 404, 'event_not_found');
+    expectProblem(
+      await call('GET', `/v1/events/${event!.id}`, { key: sameWorkspaceLive.secret }),
+      404,
+      'event_not_found',
+    );
     expectProblem(await call('GET', '/v1/events/evt_doesnotexist', { key: owner.secret }), 404, 'event_not_found');
     expect((await events(stranger.secret)).data).toEqual([]);
-    expectProblem(await call('GET', `/v1/events?starting_after=${event!.id}`, { key: stranger.secret }), 400, 'validation_failed');
+    expectProblem(
+      await call('GET', `/v1/events?starting_after=${event!.id}`, { key: stranger.secret }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('needs the invoices:read scope', async () => {

@@ -8,7 +8,9 @@ import { completeOAuthSecondFactor } from '@/lib/auth/oauth-second-factor';
 import { isAppError } from '@/lib/errors';
 import { clientAddress } from '@/lib/http/client-address';
 
-const Code = z.object({ code: z.string().trim().min(1, 'Enter the code from your authenticator app').max(64, 'That is not a code') });
+const Code = z.object({
+  code: z.string().trim().min(1, 'Enter the code from your authenticator app').max(64, 'That is not a code'),
+});
 
 export type CodeResult = { ok: true } | { ok: false; error: string };
 
@@ -21,7 +23,13 @@ export async function completeSignInCode(_previous: CodeResult | null, formData:
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'Enter the code' };
   try {
     const ip = clientAddress((await headers()).get('x-forwarded-for'));
-    await completeOAuthSecondFactor({ sessionId: pending.sid, userId: pending.userId, code: parsed.data.code, ip, email: pending.email });
+    await completeOAuthSecondFactor({
+      sessionId: pending.sid,
+      userId: pending.userId,
+      code: parsed.data.code,
+      ip,
+      email: pending.email,
+    });
     return { ok: true };
   } catch (error) {
     if (isAppError(error)) return { ok: false, error: error.message };

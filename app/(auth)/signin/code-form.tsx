@@ -32,7 +32,11 @@ export function SignInCodeForm() {
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={pending}>
         {pending ? 'Checking…' : 'Continue'}
       </button>
-      <button type="button" className={`${buttonClass.secondary} w-full`} onClick={() => void signOut({ callbackUrl: '/signin' })}>
+      <button
+        type="button"
+        className={`${buttonClass.secondary} w-full`}
+        onClick={() => void signOut({ callbackUrl: '/signin' })}
+      >
         Cancel
       </button>
     </form>

@@ -17,7 +17,11 @@ function returnPath(value: string | string[] | undefined): string {
   return typeof value === 'string' && /^\/invite\/[A-Za-z0-9_-]{20,100}$/.test(value) ? value : '/';
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string | string[]; callbackUrl?: string | string[] }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string | string[]; callbackUrl?: string | string[] }>;
+}) {
   const { error, callbackUrl } = await searchParams;
   const next = returnPath(callbackUrl);
   // (no redirect loop for a signed-in user without a workspace, whom the portal sends here)
@@ -36,7 +40,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1 className="text-xl font-bold">Sign in to the developer portal</h1>
       {error ? (
         <div className="mt-4">
-          <Notice tone="error">{error === 'no_workspace' ? 'Your account has no workspace. Contact an operator.' : 'Sign-in failed. Please try again.'}</Notice>
+          <Notice tone="error">
+            {error === 'no_workspace'
+              ? 'Your account has no workspace. Contact an operator.'
+              : 'Sign-in failed. Please try again.'}
+          </Notice>
         </div>
       ) : null}
       <SignInForm github={github} next={next} />

@@ -7,7 +7,8 @@ import { buttonClass, Notice, TextField } from '@/components/ui';
 
 const INVALID = 'Invalid email or password';
 const THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
-const CODE_INVALID = 'That code is not correct, or was already used. Enter the current code from your app, or an unused recovery code.';
+const CODE_INVALID =
+  'That code is not correct, or was already used. Enter the current code from your app, or an unused recovery code.';
 
 /**
  * Email and password; with two-factor sign-in on, the server answers "code_required" after a right password and
@@ -68,7 +69,11 @@ export function SignInForm({ github, next = '/' }: { github: boolean; next?: str
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
       {github ? (
-        <button type="button" className={`${buttonClass.secondary} w-full`} onClick={() => void signIn('github', { callbackUrl: next })}>
+        <button
+          type="button"
+          className={`${buttonClass.secondary} w-full`}
+          onClick={() => void signIn('github', { callbackUrl: next })}
+        >
           Sign in with GitHub
         </button>
       ) : null}

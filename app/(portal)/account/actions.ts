@@ -17,37 +17,53 @@ const Code = z.string().trim().max(64, 'That is not a code').optional();
 
 export const changePasswordAction = withWorkspace(
   { permission: 'self.manage' },
-  
-  z.object({ currentPassword: z.string().min(1, 'Enter your current password').max(128), newPassword: NewPassword, code: Code }),
+
+  z.object({
+    currentPassword: z.string().min(1, 'Enter your current password').max(128),
+    newPassword: NewPassword,
+    code: Code,
+  }),
   async (ctx, input) =>
-    changePassword({ userId: ctx.userId, keepSessionId: ctx.sessionId, currentPassword: input.currentPassword, newPassword: input.newPassword, code: input.code }),
+    changePassword({
+      userId: ctx.userId,
+      keepSessionId: ctx.sessionId,
+      currentPassword: input.currentPassword,
+      newPassword: input.newPassword,
+      code: input.code,
+    }),
 );
 
 /** The step-up dialog (components/step-up.tsx): proves the password (and code) again for this session. */
 export const confirmIdentity = withWorkspace(
   { permission: 'self.manage' },
-  z.object({ stepUpPassword: z.string().max(128).optional(), stepUpCode: Code }), async (ctx, input) => {
-  const { until } = await stepUp({ actor: await portalActor(ctx), password: input.stepUpPassword, code: input.stepUpCode });
-  return { until: until.toISOString() };
-});
+  z.object({ stepUpPassword: z.string().max(128).optional(), stepUpCode: Code }),
+  async (ctx, input) => {
+    const { until } = await stepUp({
+      actor: await portalActor(ctx),
+      password: input.stepUpPassword,
+      code: input.stepUpCode,
+    });
+    return { until: until.toISOString() };
+  },
+);
 
 /** Two-factor enrolment, step 1 (needs a step-up): a new secret, as a QR code and as text. */
-export const startTwoFactor = withWorkspace(
-  { permission: 'self.manage' },
-  z.object({}), async (ctx) => startEnrolment(await portalActor(ctx), ctx.email || ctx.userId));
+export const startTwoFactor = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) =>
+  startEnrolment(await portalActor(ctx), ctx.email || ctx.userId),
+);
 
 /** Step 2: a code from the app turns two-factor on; the recovery codes come back once. */
 export const confirmTwoFactor = withWorkspace(
   { permission: 'self.manage' },
-  z.object({ code: z.string().trim().min(1, 'Enter the code from your app').max(64) }), async (ctx, input) => {
-  const result = await confirmEnrolment(await portalActor(ctx), input.code);
-  revalidatePath('/account');
-  return result;
-});
+  z.object({ code: z.string().trim().min(1, 'Enter the code from your app').max(64) }),
+  async (ctx, input) => {
+    const result = await confirmEnrolment(await portalActor(ctx), input.code);
+    revalidatePath('/account');
+    return result;
+  },
+);
 
-export const disableTwoFactorAction = withWorkspace(
-  { permission: 'self.manage' },
-  z.object({}), async (ctx) => {
+export const disableTwoFactorAction = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) => {
   await disableTwoFactor(await portalActor(ctx));
   revalidatePath('/account');
   return { disabled: true };
@@ -58,9 +74,7 @@ export const disableTwoFactorAction = withWorkspace(
  * single-use link intent for this user and hands it to the OAuth callback in an httpOnly cookie; the form then
  * starts the GitHub sign-in (lib/auth/oauth.ts).
  */
-export const connectGitHub = withWorkspace(
-  { permission: 'self.manage' },
-  z.object({}), async (ctx) => {
+export const connectGitHub = withWorkspace({ permission: 'self.manage' }, z.object({}), async (ctx) => {
   if (!githubOAuth()) return { started: false };
   const intent = await createLinkIntent(await portalActor(ctx), 'github');
   (await cookies()).set(LINK_INTENT_COOKIE, intent.id, {

@@ -15,7 +15,11 @@ export const metadata: Metadata = { title: 'Account' };
 
 export default async function AccountPage() {
   const ctx = await requirePage('/account');
-  const [accounts, twoFactor, methods] = await Promise.all([listOAuthAccounts(ctx.userId), twoFactorStatus(ctx.userId), stepUpMethods(ctx.userId)]);
+  const [accounts, twoFactor, methods] = await Promise.all([
+    listOAuthAccounts(ctx.userId),
+    twoFactorStatus(ctx.userId),
+    stepUpMethods(ctx.userId),
+  ]);
   const github = accounts.find((account) => account.provider === 'github');
   return (
     <>
@@ -34,7 +38,8 @@ export default async function AccountPage() {
             {github ? (
               <>
                 <p className="mb-3 text-sm">
-                  Connected{github.email ? ` (${github.email})` : ''} on <LocalTime value={github.createdAt} />. You can sign in with GitHub
+                  Connected{github.email ? ` (${github.email})` : ''} on <LocalTime value={github.createdAt} />. You can
+                  sign in with GitHub
                   {twoFactor.enabled ? '; your authentication code is asked for then too' : ''}.
                 </p>
                 {methods.password ? <DisconnectGitHub /> : null}
@@ -42,8 +47,8 @@ export default async function AccountPage() {
             ) : (
               <>
                 <p className="mb-3 text-sm text-slate-600">
-                  Sign in with GitHub to this account. A GitHub sign-in is joined to an account only from here, after you confirm it is you —
-                  never because the email addresses match.
+                  Sign in with GitHub to this account. A GitHub sign-in is joined to an account only from here, after
+                  you confirm it is you — never because the email addresses match.
                 </p>
                 <ConnectGitHub />
               </>
@@ -52,7 +57,8 @@ export default async function AccountPage() {
         ) : null}
         <Card title="Sessions">
           <p className="mb-3 text-sm text-slate-600">
-            Ends every other session of this account — browsers signed in with the password or with GitHub. This one stays signed in.
+            Ends every other session of this account — browsers signed in with the password or with GitHub. This one
+            stays signed in.
           </p>
           <SignOutEverywhere />
         </Card>

@@ -13,10 +13,19 @@ export function PasswordForm({ needsCode }: { needsCode: boolean }) {
       {state && !state.ok ? <Notice tone="error">{state.error}</Notice> : null}
       {state?.ok ? (
         <Notice tone="success">
-          Password changed. {state.data.endedSessions === 1 ? '1 other session was' : `${state.data.endedSessions} other sessions were`} signed out.
+          Password changed.{' '}
+          {state.data.endedSessions === 1 ? '1 other session was' : `${state.data.endedSessions} other sessions were`}{' '}
+          signed out.
         </Notice>
       ) : null}
-      <TextField name="currentPassword" label="Current password" type="password" autoComplete="current-password" required error={fieldErrors.currentPassword} />
+      <TextField
+        name="currentPassword"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={fieldErrors.currentPassword}
+      />
       {needsCode ? (
         <TextField
           name="code"

@@ -13,7 +13,10 @@ export function SignOutEverywhere() {
     const result = await signOutEverywhere(null, new FormData());
     setMessage(
       result.ok
-        ? { tone: 'success', text: `Signed out everywhere else (${result.data.endedSessions} ${result.data.endedSessions === 1 ? 'session' : 'sessions'} ended).` }
+        ? {
+            tone: 'success',
+            text: `Signed out everywhere else (${result.data.endedSessions} ${result.data.endedSessions === 1 ? 'session' : 'sessions'} ended).`,
+          }
         : { tone: 'error', text: result.error },
     );
     setPending(false);

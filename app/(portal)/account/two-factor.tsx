@@ -29,7 +29,8 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
   const router = useRouter();
   const announce = useAnnounce();
   const setupButton = useRef<HTMLButtonElement>(null);
-  const recoveryCodes = confirmState?.ok && confirmState.data.recoveryCodes[0] !== savedSet ? confirmState.data.recoveryCodes : null;
+  const recoveryCodes =
+    confirmState?.ok && confirmState.data.recoveryCodes[0] !== savedSet ? confirmState.data.recoveryCodes : null;
   const confirmErrors = confirmState && !confirmState.ok ? (confirmState.fieldErrors ?? {}) : {};
 
   useEffect(() => {
@@ -51,8 +52,9 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
       {enabled && !recoveryCodes ? (
         <>
           <p data-testid="two-factor-status">
-            <strong>On.</strong> Signing in with your password also asks for a code from your authenticator app, and so does confirming a change of
-            wallets or live keys. {recoveryCodesLeft === 1 ? '1 recovery code is' : `${recoveryCodesLeft} recovery codes are`} left.
+            <strong>On.</strong> Signing in with your password also asks for a code from your authenticator app, and so
+            does confirming a change of wallets or live keys.{' '}
+            {recoveryCodesLeft === 1 ? '1 recovery code is' : `${recoveryCodesLeft} recovery codes are`} left.
           </p>
           <ConfirmAction
             action={disable}
@@ -70,8 +72,8 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
       {!enabled && !enrolment ? (
         <>
           <p data-testid="two-factor-status">
-            <strong>Off.</strong> With two-factor sign-in, a stolen password is not enough: signing in also needs a code from an authenticator app
-            (any app that reads TOTP QR codes).
+            <strong>Off.</strong> With two-factor sign-in, a stolen password is not enough: signing in also needs a code
+            from an authenticator app (any app that reads TOTP QR codes).
           </p>
           {startError ? <Notice tone="error">{startError}</Notice> : null}
           <button ref={setupButton} type="button" className={buttonClass.primary} onClick={begin} disabled={starting}>
@@ -108,8 +110,17 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
             <li>Enter the 6-digit code the app shows, to confirm.</li>
           </ol>
           <form onSubmit={onConfirm} className="space-y-3" aria-label="Confirm two-factor sign-in">
-            {confirmState && !confirmState.ok && !confirmErrors.code ? <Notice tone="error">{confirmState.error}</Notice> : null}
-            <TextField name="code" label="Code from the app" autoComplete="one-time-code" inputMode="numeric" required error={confirmErrors.code} />
+            {confirmState && !confirmState.ok && !confirmErrors.code ? (
+              <Notice tone="error">{confirmState.error}</Notice>
+            ) : null}
+            <TextField
+              name="code"
+              label="Code from the app"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+              error={confirmErrors.code}
+            />
             <div className="flex flex-wrap gap-2">
               <button type="submit" className={buttonClass.primary} disabled={confirming}>
                 {confirming ? 'Checking…' : 'Turn on two-factor sign-in'}
@@ -133,10 +144,14 @@ export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; re
         {recoveryCodes ? (
           <>
             <Notice tone="warning" title="Shown only now">
-              Each code signs you in once if you lose your authenticator app. Keep them somewhere safe (a password manager). We store only their
-              hashes.
+              Each code signs you in once if you lose your authenticator app. Keep them somewhere safe (a password
+              manager). We store only their hashes.
             </Notice>
-            <ul className="mt-4 grid gap-2 whitespace-nowrap font-mono text-sm sm:grid-cols-2" data-testid="recovery-codes" aria-label="Recovery codes">
+            <ul
+              className="mt-4 grid gap-2 whitespace-nowrap font-mono text-sm sm:grid-cols-2"
+              data-testid="recovery-codes"
+              aria-label="Recovery codes"
+            >
               {recoveryCodes.map((code) => (
                 <li key={code}>{code}</li>
               ))}

@@ -38,22 +38,44 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
   const targets = await describeAuditTargets(workspace.id, rows);
   return (
     <>
-      <PageHeader title="Audit log" description="Sign-ins and every change to keys, wallets, the plan and webhooks: who, what, when and from which address. Entries are never changed or deleted." />
+      <PageHeader
+        title="Audit log"
+        description="Sign-ins and every change to keys, wallets, the plan and webhooks: who, what, when and from which address. Entries are never changed or deleted."
+      />
       <Card>
         {rows.length === 0 ? (
           <p className="text-sm text-slate-600">Nothing recorded yet.</p>
         ) : (
-          <DataTable testId="audit-log" columns={[{ label: 'Time' }, { label: 'Action' }, { label: 'Who' }, { label: 'Address' }, { label: 'What' }]}>
+          <DataTable
+            testId="audit-log"
+            columns={[
+              { label: 'Time' },
+              { label: 'Action' },
+              { label: 'Who' },
+              { label: 'Address' },
+              { label: 'What' },
+            ]}
+          >
             {rows.map((row, index) => (
               <tr key={row.id} data-action={row.action}>
-                <Td label="Time"><LocalTime value={row.createdAt} /></Td>
-                <Td label="Action" className="font-medium">{auditActionLabel(row.action)}</Td>
-                <Td label="Who" className="break-words">{row.actorLabel}</Td>
-                <Td label="Address" className="whitespace-nowrap font-mono text-xs">{row.ip ?? '—'}</Td>
+                <Td label="Time">
+                  <LocalTime value={row.createdAt} />
+                </Td>
+                <Td label="Action" className="font-medium">
+                  {auditActionLabel(row.action)}
+                </Td>
+                <Td label="Who" className="break-words">
+                  {row.actorLabel}
+                </Td>
+                <Td label="Address" className="whitespace-nowrap font-mono text-xs">
+                  {row.ip ?? '—'}
+                </Td>
                 <Td label="What" className="break-words text-slate-700">
                   <div className="min-w-0">
                     {targets[index] ? <span className="font-medium">{targets[index]}</span> : null}
-                    {describe(row.details, row.target) ? <span className="block text-xs text-slate-600">{describe(row.details, row.target)}</span> : null}
+                    {describe(row.details, row.target) ? (
+                      <span className="block text-xs text-slate-600">{describe(row.details, row.target)}</span>
+                    ) : null}
                   </div>
                 </Td>
               </tr>

@@ -18,11 +18,15 @@ export default async function BillingPage() {
       <PageHeader title="Billing" description={`Current plan: ${workspace.plan}`} />
       <div className="space-y-6">
         <Notice tone="info" title="No payment is taken">
-          There is no payment provider: switching to one of the plans below is free and takes effect immediately, on the very next API request.
+          There is no payment provider: switching to one of the plans below is free and takes effect immediately, on the
+          very next API request.
         </Notice>
         <Card title="Change plan">
           {can(role, 'plan.change') ? (
-            <PlanForm plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))} current={workspace.plan} />
+            <PlanForm
+              plans={selfServe.map((plan) => ({ ...plan, allowance: planAllowance(plan) }))}
+              current={workspace.plan}
+            />
           ) : (
             <p className="text-sm text-slate-600">Only an Owner of the workspace changes its plan.</p>
           )}
@@ -40,8 +44,8 @@ export default async function BillingPage() {
               ))}
             </ul>
             <p className="mt-3 text-sm text-slate-600">
-              These plans are not self-serve. To move to one, ask the operator of this service, quoting your workspace id{' '}
-              <code className="rounded bg-slate-100 px-1">{workspace.id}</code>.
+              These plans are not self-serve. To move to one, ask the operator of this service, quoting your workspace
+              id <code className="rounded bg-slate-100 px-1">{workspace.id}</code>.
             </p>
           </Card>
         ) : null}

@@ -39,7 +39,10 @@ export function PlanForm({ plans, current }: { plans: PlanOption[]; current: Pla
   }
   useEffect(() => {
     if (!state) return;
-    announce(state.ok ? 'success' : 'error', state.ok ? `Your workspace is now on the ${state.data.plan} plan.` : state.error);
+    announce(
+      state.ok ? 'success' : 'error',
+      state.ok ? `Your workspace is now on the ${state.data.plan} plan.` : state.error,
+    );
     router.refresh();
   }, [state, announce, router]);
 
@@ -66,13 +69,25 @@ export function PlanForm({ plans, current }: { plans: PlanOption[]; current: Pla
           {plans.map((plan) => (
             <label
               key={plan.name}
-              className={cx('flex cursor-pointer gap-3 rounded-lg p-4 ring-1', plan.name === selected ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'bg-white ring-slate-200')}
+              className={cx(
+                'flex cursor-pointer gap-3 rounded-lg p-4 ring-1',
+                plan.name === selected ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'bg-white ring-slate-200',
+              )}
             >
-              <input type="radio" name="plan" value={plan.name} checked={plan.name === selected} onChange={() => setSelected(plan.name)} className="mt-1" />
+              <input
+                type="radio"
+                name="plan"
+                value={plan.name}
+                checked={plan.name === selected}
+                onChange={() => setSelected(plan.name)}
+                className="mt-1"
+              />
               <span className="min-w-0">
                 <span className="block font-semibold">
                   {plan.name}
-                  {plan.name === current ? <span className="ml-2 text-xs font-normal text-indigo-700">(current)</span> : null}
+                  {plan.name === current ? (
+                    <span className="ml-2 text-xs font-normal text-indigo-700">(current)</span>
+                  ) : null}
                 </span>
                 <span className="block text-sm text-slate-600">{plan.description}</span>
                 <span className="mt-1 block text-sm">{plan.allowance}</span>
@@ -84,7 +99,12 @@ export function PlanForm({ plans, current }: { plans: PlanOption[]; current: Pla
       <button type="submit" className={buttonClass.primary} disabled={pending || selected === current}>
         {pending ? 'Switching…' : 'Switch plan'}
       </button>
-      <Dialog open={confirming} onClose={() => setConfirming(false)} title={`Switch to ${selected}, without API access?`} description="Every API key of this workspace stops working at once: /v1 requests answer 403 until you switch back to a plan with API access. Keys, invoices and wallets are kept.">
+      <Dialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Switch to ${selected}, without API access?`}
+        description="Every API key of this workspace stops working at once: /v1 requests answer 403 until you switch back to a plan with API access. Keys, invoices and wallets are kept."
+      >
         <div className="flex flex-wrap justify-end gap-2">
           <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(false)}>
             Keep {current}

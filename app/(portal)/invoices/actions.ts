@@ -16,18 +16,32 @@ import { forEnvironment } from '@/lib/teams/roles';
 const Environment = z.enum(KEY_ENVIRONMENTS);
 const InvoiceForm = z.object({ invoiceId: InvoiceId, environment: Environment });
 
-export const simulatePayment = withWorkspace({ permission: 'invoices.write_test' }, z.object({ invoiceId: InvoiceId }), async (ctx, input) => {
-  const invoice = await simulateInvoicePayment({ workspaceId: ctx.workspace.id, environment: 'test' }, input.invoiceId);
-  revalidatePath('/invoices', 'layout');
-  return { id: invoice.id, status: invoice.status };
-});
+export const simulatePayment = withWorkspace(
+  { permission: 'invoices.write_test' },
+  z.object({ invoiceId: InvoiceId }),
+  async (ctx, input) => {
+    const invoice = await simulateInvoicePayment(
+      { workspaceId: ctx.workspace.id, environment: 'test' },
+      input.invoiceId,
+    );
+    revalidatePath('/invoices', 'layout');
+    return { id: invoice.id, status: invoice.status };
+  },
+);
 
 /** Cancels a pending invoice, test or live, through the same domain function as POST /v1/invoices/{id}/cancel. */
-export const cancelPortalInvoice = withWorkspace({ permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) }, InvoiceForm, async (ctx, input) => {
-  const invoice = await cancelInvoice({ workspaceId: ctx.workspace.id, environment: input.environment }, input.invoiceId);
-  revalidatePath('/invoices', 'layout');
-  return { id: invoice.id, status: invoice.status };
-});
+export const cancelPortalInvoice = withWorkspace(
+  { permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) },
+  InvoiceForm,
+  async (ctx, input) => {
+    const invoice = await cancelInvoice(
+      { workspaceId: ctx.workspace.id, environment: input.environment },
+      input.invoiceId,
+    );
+    revalidatePath('/invoices', 'layout');
+    return { id: invoice.id, status: invoice.status };
+  },
+);
 
 const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -48,11 +62,16 @@ const NewInvoiceForm = z.object({
   expires_in: z.coerce.number(),
 });
 
-export const createPortalInvoice = withWorkspace({ permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) }, NewInvoiceForm, async (ctx, input) => {
-  const { environment, priced_in, amount, ...rest } = input;
-  const fields = priced_in === 'crypto' ? { ...rest, amount } : { ...rest, price_amount: amount, price_currency: priced_in };
-  const body = CreateInvoiceBody.parse(fields);
-  const invoice = await createInvoice({ workspaceId: ctx.workspace.id, environment }, body);
-  revalidatePath('/invoices', 'layout');
-  redirect(`/invoices/${invoice.id}?created=1`);
-});
+export const createPortalInvoice = withWorkspace(
+  { permission: 'invoices.write_test', forInput: (input) => forEnvironment('invoices', input.environment) },
+  NewInvoiceForm,
+  async (ctx, input) => {
+    const { environment, priced_in, amount, ...rest } = input;
+    const fields =
+      priced_in === 'crypto' ? { ...rest, amount } : { ...rest, price_amount: amount, price_currency: priced_in };
+    const body = CreateInvoiceBody.parse(fields);
+    const invoice = await createInvoice({ workspaceId: ctx.workspace.id, environment }, body);
+    revalidatePath('/invoices', 'layout');
+    redirect(`/invoices/${invoice.id}?created=1`);
+  },
+);

@@ -11,16 +11,36 @@ const labelClass = 'block text-sm font-medium';
  * The list's one search and filter bar: a GET form, so every filter lives in the address (shareable, kept by
  * Back, read by the export link). Raw values are shown back as typed, even when not valid.
  */
-export function FilterBar({ environment, values }: { environment: 'test' | 'live'; values: Partial<Record<keyof InvoiceFilters, string>> }) {
+export function FilterBar({
+  environment,
+  values,
+}: {
+  environment: 'test' | 'live';
+  values: Partial<Record<keyof InvoiceFilters, string>>;
+}) {
   return (
-    <form method="get" action="/invoices" role="search" aria-label="Search and filter invoices" className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+    <form
+      method="get"
+      action="/invoices"
+      role="search"
+      aria-label="Search and filter invoices"
+      className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+    >
       <input type="hidden" name="env" value={environment} />
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
         <div className="col-span-2">
           <label htmlFor="filter-q" className={labelClass}>
             Invoice id or order id
           </label>
-          <input id="filter-q" name="q" type="search" defaultValue={values.q ?? ''} maxLength={128} autoComplete="off" className={`mt-1 ${inputClass} font-mono`} />
+          <input
+            id="filter-q"
+            name="q"
+            type="search"
+            defaultValue={values.q ?? ''}
+            maxLength={128}
+            autoComplete="off"
+            className={`mt-1 ${inputClass} font-mono`}
+          />
         </div>
         <div>
           <label htmlFor="filter-status" className={labelClass}>
@@ -68,13 +88,27 @@ export function FilterBar({ environment, values }: { environment: 'test' | 'live
               <label htmlFor="filter-from" className="sr-only">
                 Created from
               </label>
-              <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} className={inputClass} aria-describedby="filter-dates-hint" />
+              <input
+                id="filter-from"
+                name="from"
+                type="date"
+                defaultValue={values.from ?? ''}
+                className={inputClass}
+                aria-describedby="filter-dates-hint"
+              />
             </div>
             <div>
               <label htmlFor="filter-to" className="sr-only">
                 Created to
               </label>
-              <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} className={inputClass} aria-describedby="filter-dates-hint" />
+              <input
+                id="filter-to"
+                name="to"
+                type="date"
+                defaultValue={values.to ?? ''}
+                className={inputClass}
+                aria-describedby="filter-dates-hint"
+              />
             </div>
           </div>
           <p id="filter-dates-hint" className="sr-only">
@@ -88,13 +122,29 @@ export function FilterBar({ environment, values }: { environment: 'test' | 'live
               <label htmlFor="filter-min" className="sr-only">
                 Amount at least
               </label>
-              <input id="filter-min" name="min" inputMode="decimal" placeholder="min" defaultValue={values.min ?? ''} maxLength={40} className={`${inputClass} tabular-nums`} />
+              <input
+                id="filter-min"
+                name="min"
+                inputMode="decimal"
+                placeholder="min"
+                defaultValue={values.min ?? ''}
+                maxLength={40}
+                className={`${inputClass} tabular-nums`}
+              />
             </div>
             <div>
               <label htmlFor="filter-max" className="sr-only">
                 Amount at most
               </label>
-              <input id="filter-max" name="max" inputMode="decimal" placeholder="max" defaultValue={values.max ?? ''} maxLength={40} className={`${inputClass} tabular-nums`} />
+              <input
+                id="filter-max"
+                name="max"
+                inputMode="decimal"
+                placeholder="max"
+                defaultValue={values.max ?? ''}
+                maxLength={40}
+                className={`${inputClass} tabular-nums`}
+              />
             </div>
           </div>
         </fieldset>

@@ -40,7 +40,10 @@ function SimulatePaymentButton({ invoiceId }: { invoiceId: string }) {
         const formData = new FormData(event.currentTarget);
         startTransition(async () => {
           const result = await simulatePayment(null, formData);
-          announce(result.ok ? 'success' : 'error', result.ok ? `Payment simulated: invoice ${result.data.id} is ${result.data.status}.` : result.error);
+          announce(
+            result.ok ? 'success' : 'error',
+            result.ok ? `Payment simulated: invoice ${result.data.id} is ${result.data.status}.` : result.error,
+          );
           router.refresh();
         });
       }}

@@ -40,7 +40,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   const trail = (one(params.after) ?? '').split(',').filter(Boolean);
   const tenant = { workspaceId: workspace.id, environment } as const;
   const parsed = parseInvoiceFilters(params);
-  const rawValues = Object.fromEntries(['q', 'status', 'network', 'currency', 'from', 'to', 'min', 'max'].map((name) => [name, one(params[name])]));
+  const rawValues = Object.fromEntries(
+    ['q', 'status', 'network', 'currency', 'from', 'to', 'min', 'max'].map((name) => [name, one(params[name])]),
+  );
 
   let invoices: InvoiceResource[] = [];
   let nextCursor: string | null = null;
@@ -53,8 +55,12 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
     error = 'The page cursor in the address is not valid.';
   } else {
     const now = new Date();
-    const [page, sums] = await Promise.all([listFilteredInvoices(tenant, filters, { after: trail.at(-1) ?? null, limit: PAGE_SIZE }, now), filteredTotals(tenant, filters, now)]);
-    if (!page.cursorFound) error = 'The page cursor (starting_after) does not name an invoice of this workspace and environment.';
+    const [page, sums] = await Promise.all([
+      listFilteredInvoices(tenant, filters, { after: trail.at(-1) ?? null, limit: PAGE_SIZE }, now),
+      filteredTotals(tenant, filters, now),
+    ]);
+    if (!page.cursorFound)
+      error = 'The page cursor (starting_after) does not name an invoice of this workspace and environment.';
     invoices = page.invoices;
     nextCursor = page.nextCursor;
     totals = sums;
@@ -64,7 +70,10 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
 
   return (
     <>
-      <PageHeader title="Invoices" description="Invoices of this workspace, created through the API or here, newest first.">
+      <PageHeader
+        title="Invoices"
+        description="Invoices of this workspace, created through the API or here, newest first."
+      >
         {can(role, 'invoices.write_test') ? (
           <Link href="/invoices/new" className={buttonClass.primary}>
             New invoice
@@ -79,14 +88,22 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                 key={env}
                 href={href('/invoices', { env, filters })}
                 aria-current={env === environment ? 'page' : undefined}
-                className={cx('px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md', env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700')}
+                className={cx(
+                  'px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md',
+                  env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700',
+                )}
               >
                 {env === 'test' ? 'Test' : 'Live'}
               </Link>
             ))}
           </nav>
           {!error ? (
-            <a href={href('/invoices/export', { env: environment, filters })} download className={buttonClass.secondary} data-testid="export-csv">
+            <a
+              href={href('/invoices/export', { env: environment, filters })}
+              download
+              className={buttonClass.secondary}
+              data-testid="export-csv"
+            >
               Export CSV{filtered ? ' (filtered)' : ''}
             </a>
           ) : null}
@@ -108,20 +125,40 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
               <p className="text-sm text-slate-600" data-testid="invoices-empty">
                 No {environment} invoices{filtered ? ' match these filters' : ''}.{' '}
                 {filtered ? (
-                  <Link href={href('/invoices', { env: environment })} className="font-semibold text-indigo-700 underline">
+                  <Link
+                    href={href('/invoices', { env: environment })}
+                    className="font-semibold text-indigo-700 underline"
+                  >
                     Clear filters
                   </Link>
                 ) : null}
               </p>
             ) : (
-              <DataTable testId="invoices-table" columns={[{ label: 'Invoice' }, { label: 'Amount', align: 'right' }, { label: 'Status' }, { label: 'Network' }, { label: 'Order id' }, { label: 'Created' }]}>
+              <DataTable
+                testId="invoices-table"
+                columns={[
+                  { label: 'Invoice' },
+                  { label: 'Amount', align: 'right' },
+                  { label: 'Status' },
+                  { label: 'Network' },
+                  { label: 'Order id' },
+                  { label: 'Created' },
+                ]}
+              >
                 {invoices.map((invoice) => (
                   // The invoice link stretches over the whole row (after:absolute), so a click anywhere opens it;
                   // keyboard users reach the same link; the copy button sits above it.
-                  <tr key={invoice.id} className="relative cursor-pointer hover:bg-slate-50 focus-within:bg-indigo-50" data-invoice={invoice.id}>
+                  <tr
+                    key={invoice.id}
+                    className="relative cursor-pointer hover:bg-slate-50 focus-within:bg-indigo-50"
+                    data-invoice={invoice.id}
+                  >
                     <Td label="Invoice" className="font-mono text-xs">
                       <span className="inline-flex flex-wrap items-center gap-2">
-                        <Link href={`/invoices/${invoice.id}`} className="break-all text-indigo-700 underline after:absolute after:inset-0 after:content-['']">
+                        <Link
+                          href={`/invoices/${invoice.id}`}
+                          className="break-all text-indigo-700 underline after:absolute after:inset-0 after:content-['']"
+                        >
                           {invoice.id}
                         </Link>
                         <span className="relative z-10">
@@ -132,7 +169,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                     <Td label="Amount" className="whitespace-nowrap text-right tabular-nums">
                       {formatMoney(invoice.amount, invoice.currency)}
                       {invoice.price_amount !== null && invoice.price_currency !== null ? (
-                        <span className="block text-xs text-slate-600">{formatFiat(invoice.price_amount, invoice.price_currency)} at a locked rate</span>
+                        <span className="block text-xs text-slate-600">
+                          {formatFiat(invoice.price_amount, invoice.price_currency)} at a locked rate
+                        </span>
                       ) : null}
                     </Td>
                     <Td label="Status">
@@ -151,12 +190,18 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
             )}
             <nav aria-label="Pages" className="mt-4 flex flex-wrap gap-3 text-sm">
               {trail.length > 0 ? (
-                <Link href={href('/invoices', { env: environment, filters, trail: trail.slice(0, -1) })} className="font-semibold text-indigo-700 underline">
+                <Link
+                  href={href('/invoices', { env: environment, filters, trail: trail.slice(0, -1) })}
+                  className="font-semibold text-indigo-700 underline"
+                >
                   Previous page
                 </Link>
               ) : null}
               {nextCursor ? (
-                <Link href={href('/invoices', { env: environment, filters, trail: [...trail, nextCursor] })} className="font-semibold text-indigo-700 underline">
+                <Link
+                  href={href('/invoices', { env: environment, filters, trail: [...trail, nextCursor] })}
+                  className="font-semibold text-indigo-700 underline"
+                >
                   Next page
                 </Link>
               ) : null}
@@ -169,9 +214,23 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
 }
 
 /** Totals of every invoice the filters match (all pages), per currency: what the CSV export sums to. */
-function Totals({ totals, environment, filtered, matching }: { totals: CurrencyTotal[]; environment: string; filtered: boolean; matching: number }) {
+function Totals({
+  totals,
+  environment,
+  filtered,
+  matching,
+}: {
+  totals: CurrencyTotal[];
+  environment: string;
+  filtered: boolean;
+  matching: number;
+}) {
   return (
-    <section aria-labelledby="totals-heading" className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="invoice-totals">
+    <section
+      aria-labelledby="totals-heading"
+      className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+      data-testid="invoice-totals"
+    >
       <h2 id="totals-heading" className="text-sm font-semibold">
         <span data-testid="invoice-count">{matching}</span> {environment} invoice{matching === 1 ? '' : 's'}
         {filtered ? ' match these filters' : ' in all'}
@@ -184,10 +243,15 @@ function Totals({ totals, environment, filtered, matching }: { totals: CurrencyT
                 {total.currency} · {total.count} invoice{total.count === 1 ? '' : 's'}
               </dt>
               <dd className="tabular-nums text-slate-700">
-                Invoiced <span data-total="amount">{formatCurrencyAmount(total.amount, total.currency, { group: true })}</span>
+                Invoiced{' '}
+                <span data-total="amount">{formatCurrencyAmount(total.amount, total.currency, { group: true })}</span>
               </dd>
               <dd className="tabular-nums text-slate-700">
-                Received <span data-total="amount_received">{formatCurrencyAmount(total.amountReceived, total.currency, { group: true })}</span> ({total.paidCount} paid)
+                Received{' '}
+                <span data-total="amount_received">
+                  {formatCurrencyAmount(total.amountReceived, total.currency, { group: true })}
+                </span>{' '}
+                ({total.paidCount} paid)
               </dd>
             </div>
           ))}

@@ -28,18 +28,27 @@ export const createKey = withWorkspace(
     const expiresAt = expiresInDays ? new Date(Date.now() + Number(expiresInDays) * 86_400_000) : undefined;
     const { key, secret } = await createApiKey(ctx.workspace.id, { ...input, expiresAt }, await portalActor(ctx));
     revalidatePath('/keys');
-    return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret };
+    return {
+      key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes },
+      secret,
+    };
   },
   { arrays: ['scopes'] },
 );
 
 /** Revokes a key of the signed-in user's workspace; another workspace's key id is "not found". */
-export const revokeKey = withWorkspace({ permission: 'keys.manage_test' }, z.object({ keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key') }), async (ctx, input) => {
-  const key = await revokeApiKey(input.keyId, ctx.workspace.id, await portalActor(ctx), (environment) => assertCan(ctx, forEnvironment('keys', environment)));
-  revalidatePath('/keys');
-  revalidatePath('/usage');
-  return { id: key.id, label: key.label };
-});
+export const revokeKey = withWorkspace(
+  { permission: 'keys.manage_test' },
+  z.object({ keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key') }),
+  async (ctx, input) => {
+    const key = await revokeApiKey(input.keyId, ctx.workspace.id, await portalActor(ctx), (environment) =>
+      assertCan(ctx, forEnvironment('keys', environment)),
+    );
+    revalidatePath('/keys');
+    revalidatePath('/usage');
+    return { id: key.id, label: key.label };
+  },
+);
 
 /**
  * Rolls a key of the signed-in user's workspace: the new secret goes back to the calling form only (shown
@@ -49,15 +58,25 @@ export const rollKey = withWorkspace(
   { permission: 'keys.manage_test' },
   z.object({
     keyId: z.coerce.number({ error: 'Invalid key' }).int().positive('Invalid key'),
-    grace: z.coerce.number().refine((value) => (ROLL_GRACE_CHOICES as readonly number[]).includes(value), 'Choose a grace period'),
+    grace: z.coerce
+      .number()
+      .refine((value) => (ROLL_GRACE_CHOICES as readonly number[]).includes(value), 'Choose a grace period'),
   }),
   async (ctx, input) => {
-    const { key, secret, old } = await rollApiKey(input.keyId, ctx.workspace.id, input.grace, await portalActor(ctx), (environment) =>
-      assertCan(ctx, forEnvironment('keys', environment)),
+    const { key, secret, old } = await rollApiKey(
+      input.keyId,
+      ctx.workspace.id,
+      input.grace,
+      await portalActor(ctx),
+      (environment) => assertCan(ctx, forEnvironment('keys', environment)),
     );
     revalidatePath('/keys');
     // Decided here, not at render: whether the old secret still works is a fact of the roll's moment.
     const oldWorksUntil = old.expiresAt && old.expiresAt.getTime() > Date.now() ? old.expiresAt.toISOString() : null;
-    return { key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes }, secret, oldWorksUntil };
+    return {
+      key: { id: key.id, label: key.label, prefix: key.prefix, environment: key.environment, scopes: key.scopes },
+      secret,
+      oldWorksUntil,
+    };
   },
 );

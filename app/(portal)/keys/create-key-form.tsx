@@ -60,16 +60,20 @@ export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
           <legend className="text-sm font-medium">Environment</legend>
           <div className="mt-2 flex flex-wrap gap-4 text-sm">
             <label className="flex items-center gap-2">
-              <input type="radio" name="environment" value="test" defaultChecked /> Test (<code className="font-mono">test_</code> keys, simulated payments)
+              <input type="radio" name="environment" value="test" defaultChecked /> Test (
+              <code className="font-mono">test_</code> keys, simulated payments)
             </label>
             {liveAllowed ? (
               <label className="flex items-center gap-2">
-                <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code> keys, real payments)
+                <input type="radio" name="environment" value="live" /> Live (<code className="font-mono">live_</code>{' '}
+                keys, real payments)
               </label>
             ) : null}
           </div>
           {liveAllowed ? (
-            <p className="mt-1 text-xs text-slate-600">Creating or rolling a live key asks you to confirm it is you ({stepUpProof}).</p>
+            <p className="mt-1 text-xs text-slate-600">
+              Creating or rolling a live key asks you to confirm it is you ({stepUpProof}).
+            </p>
           ) : (
             <p className="mt-1 text-xs text-slate-600">Live keys are for Owners and Admins of the workspace.</p>
           )}
@@ -85,7 +89,8 @@ export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
               <label key={scope.value} className="flex items-start gap-2">
                 <input type="checkbox" name="scopes" value={scope.value} className="mt-1" />
                 <span className="min-w-0">
-                  <code className="font-mono">{scope.value}</code> <span className="text-slate-600">— {scope.description}</span>
+                  <code className="font-mono">{scope.value}</code>{' '}
+                  <span className="text-slate-600">— {scope.description}</span>
                 </span>
               </label>
             ))}
@@ -115,7 +120,9 @@ export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
               type="text"
               placeholder="e.g. 203.0.113.0/24, 2001:db8::/32"
               aria-invalid={Boolean(errors.allowedIps)}
-              aria-describedby={errors.allowedIps ? 'key-allowed-ips-error key-allowed-ips-hint' : 'key-allowed-ips-hint'}
+              aria-describedby={
+                errors.allowedIps ? 'key-allowed-ips-error key-allowed-ips-hint' : 'key-allowed-ips-hint'
+              }
               className={`mt-1 ${inputClass}`}
             />
             <p id="key-allowed-ips-hint" className="mt-1 text-xs text-slate-600">
@@ -144,7 +151,8 @@ export function CreateKeyForm({ liveAllowed }: { liveAllowed: boolean }) {
       >
         {created ? (
           <p className="mt-3 break-words text-sm text-slate-600">
-            Prefix <code className="font-mono">{created.key.prefix}</code> · {created.key.environment} · scopes {created.key.scopes.join(', ')}
+            Prefix <code className="font-mono">{created.key.prefix}</code> · {created.key.environment} · scopes{' '}
+            {created.key.scopes.join(', ')}
           </p>
         ) : null}
       </SecretOnceDialog>

@@ -18,7 +18,17 @@ const GRACE_OPTIONS = [
  * Roll: pick when the old secret stops working, then see the new secret once. Both secrets work until then,
  * so a deployment can switch without downtime.
  */
-export function RollKeyButton({ keyId, label, available, place = 'row' }: { keyId: number; label: string; available: boolean; place?: 'row' | 'banner' }) {
+export function RollKeyButton({
+  keyId,
+  label,
+  available,
+  place = 'row',
+}: {
+  keyId: number;
+  label: string;
+  available: boolean;
+  place?: 'row' | 'banner';
+}) {
   // Rolling a live key asks the user to confirm it is them (step-up) when the server says so.
   const [state, action, pending] = useActionState(useStepUp(rollKey), null);
   const [open, setOpen] = useState(false);
@@ -28,16 +38,31 @@ export function RollKeyButton({ keyId, label, available, place = 'row' }: { keyI
   return (
     <>
       {!available ? null : !open ? (
-        <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)} aria-label={`Roll key ${label}`}>
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          onClick={() => setOpen(true)}
+          aria-label={`Roll key ${label}`}
+        >
           Roll
         </button>
       ) : (
-        <form action={action} onSubmit={() => setOpen(false)} className="flex flex-wrap items-center gap-2" aria-label={`Roll ${label}`}>
+        <form
+          action={action}
+          onSubmit={() => setOpen(false)}
+          className="flex flex-wrap items-center gap-2"
+          aria-label={`Roll ${label}`}
+        >
           <input type="hidden" name="keyId" value={keyId} />
           <label htmlFor={`roll-grace-${place}-${keyId}`} className="text-sm">
             Old secret stops working
           </label>
-          <select id={`roll-grace-${place}-${keyId}`} name="grace" defaultValue={3600} className={`${inputClass} w-auto`}>
+          <select
+            id={`roll-grace-${place}-${keyId}`}
+            name="grace"
+            defaultValue={3600}
+            className={`${inputClass} w-auto`}
+          >
             {GRACE_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

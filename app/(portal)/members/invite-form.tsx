@@ -93,10 +93,18 @@ export function InviteForm({ roles }: { roles: { value: string; label: string; d
               Invitation link
             </label>
             <div className="flex gap-2">
-              <input id="invitation-link" data-testid="invitation-link" readOnly value={invited.url} className={`${inputClass} font-mono text-xs`} />
+              <input
+                id="invitation-link"
+                data-testid="invitation-link"
+                readOnly
+                value={invited.url}
+                className={`${inputClass} font-mono text-xs`}
+              />
               <CopyButton value={invited.url} name="invitation link" />
             </div>
-            <Notice tone="info">It works once, for 7 days, and only for an account with the email {invited.email}.</Notice>
+            <Notice tone="info">
+              It works once, for 7 days, and only for an account with the email {invited.email}.
+            </Notice>
             <div className="flex justify-end">
               <button type="button" className={buttonClass.primary} onClick={() => setDismissed(invited.url)}>
                 Done

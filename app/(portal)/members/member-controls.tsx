@@ -7,18 +7,39 @@ import { useAnnounce } from '@/components/status';
 import { useStepUp } from '@/components/step-up';
 import { buttonClass, inputClass } from '@/components/ui';
 import { useKeptForm } from '@/components/use-kept-form';
-import { changeRole, leaveWorkspace, removeMemberAction, revokeInvitationAction, transferOwnershipAction } from './actions';
+import {
+  changeRole,
+  leaveWorkspace,
+  removeMemberAction,
+  revokeInvitationAction,
+  transferOwnershipAction,
+} from './actions';
 
 type RoleOption = { value: string; label: string };
 
 /** Change a member's role: asks for a step-up when the server says so (every role change needs one). */
-export function ChangeRoleForm({ userId, email, role, roles }: { userId: string; email: string; role: string; roles: RoleOption[] }) {
+export function ChangeRoleForm({
+  userId,
+  email,
+  role,
+  roles,
+}: {
+  userId: string;
+  email: string;
+  role: string;
+  roles: RoleOption[];
+}) {
   const [state, onSubmit, pending] = useKeptForm(useStepUp(changeRole));
   const announce = useAnnounce();
   const router = useRouter();
   useEffect(() => {
     if (!state) return;
-    announce(state.ok ? 'success' : 'error', state.ok ? `${state.data.email ?? email} is now ${roles.find((r) => r.value === state.data.role)?.label ?? state.data.role}.` : state.error);
+    announce(
+      state.ok ? 'success' : 'error',
+      state.ok
+        ? `${state.data.email ?? email} is now ${roles.find((r) => r.value === state.data.role)?.label ?? state.data.role}.`
+        : state.error,
+    );
     router.refresh();
   }, [state, announce, router, email, roles]);
   const id = `role-${userId}`;
@@ -35,7 +56,12 @@ export function ChangeRoleForm({ userId, email, role, roles }: { userId: string;
           </option>
         ))}
       </select>
-      <button type="submit" className={`${buttonClass.secondary} py-1.5`} disabled={pending} aria-label={`Change role of ${email}`}>
+      <button
+        type="submit"
+        className={`${buttonClass.secondary} py-1.5`}
+        disabled={pending}
+        aria-label={`Change role of ${email}`}
+      >
         Change role
       </button>
     </form>
@@ -54,8 +80,8 @@ export function RemoveMemberButton({ userId, email }: { userId: string; email: s
       confirm="Remove member"
       success={(data) => `${data.email} was removed: their next request no longer reaches this workspace.`}
     >
-      They lose access to this workspace on their next request. API keys they created keep working (your integrations do not break);
-      the Keys page lists them so you can roll each one.
+      They lose access to this workspace on their next request. API keys they created keep working (your integrations do
+      not break); the Keys page lists them so you can roll each one.
     </ConfirmAction>
   );
 }

@@ -32,7 +32,9 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
   const keyParam = Number(one(params.key));
   const keyId = Number.isSafeInteger(keyParam) && keyParam > 0 ? keyParam : null;
   const statusParam = one(params.status);
-  const statusClass = (STATUS_CLASSES as readonly string[]).includes(statusParam ?? '') ? (statusParam as StatusClass) : null;
+  const statusClass = (STATUS_CLASSES as readonly string[]).includes(statusParam ?? '')
+    ? (statusParam as StatusClass)
+    : null;
   const path = one(params.path)?.slice(0, 200) ?? null;
   const before = one(params.before) ?? null;
 
@@ -66,20 +68,33 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
               key={env}
               href={`/requests?env=${env}`}
               aria-current={env === environment ? 'page' : undefined}
-              className={cx('px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md', env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700')}
+              className={cx(
+                'px-4 py-2 text-sm font-medium first:rounded-l-md last:rounded-r-md',
+                env === environment ? 'bg-indigo-600 text-white' : 'bg-white text-slate-700',
+              )}
             >
               {env === 'test' ? 'Test' : 'Live'}
             </Link>
           ))}
         </nav>
         <Card>
-          <form method="get" action="/requests" className="grid gap-3 sm:grid-cols-4 sm:items-end" aria-label="Filter requests">
+          <form
+            method="get"
+            action="/requests"
+            className="grid gap-3 sm:grid-cols-4 sm:items-end"
+            aria-label="Filter requests"
+          >
             <input type="hidden" name="env" value={environment} />
             <div>
               <label htmlFor="filter-key" className="block text-sm font-medium">
                 Key
               </label>
-              <select id="filter-key" name="key" defaultValue={keyId ? String(keyId) : ''} className={`mt-1 ${inputClass}`}>
+              <select
+                id="filter-key"
+                name="key"
+                defaultValue={keyId ? String(keyId) : ''}
+                className={`mt-1 ${inputClass}`}
+              >
                 <option value="">All keys</option>
                 {envKeys.map((key) => (
                   <option key={key.id} value={key.id}>
@@ -92,7 +107,12 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
               <label htmlFor="filter-status" className="block text-sm font-medium">
                 Status
               </label>
-              <select id="filter-status" name="status" defaultValue={statusClass ?? ''} className={`mt-1 ${inputClass}`}>
+              <select
+                id="filter-status"
+                name="status"
+                defaultValue={statusClass ?? ''}
+                className={`mt-1 ${inputClass}`}
+              >
                 <option value="">Any</option>
                 {STATUS_CLASSES.map((value) => (
                   <option key={value} value={value}>
@@ -105,7 +125,14 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
               <label htmlFor="filter-path" className="block text-sm font-medium">
                 Path starts with
               </label>
-              <input id="filter-path" name="path" type="text" defaultValue={path ?? ''} placeholder="/v1/invoices" className={`mt-1 ${inputClass}`} />
+              <input
+                id="filter-path"
+                name="path"
+                type="text"
+                defaultValue={path ?? ''}
+                placeholder="/v1/invoices"
+                className={`mt-1 ${inputClass}`}
+              />
             </div>
             <button type="submit" className={buttonClass.primary}>
               Filter
@@ -118,16 +145,36 @@ export default async function RequestLogPage({ searchParams }: { searchParams: S
           ) : (
             <DataTable
               testId="request-log"
-              columns={[{ label: 'Time' }, { label: 'Method' }, { label: 'Path' }, { label: 'Status' }, { label: 'Duration', align: 'right' }, { label: 'Key' }, { label: 'Request id' }]}
+              columns={[
+                { label: 'Time' },
+                { label: 'Method' },
+                { label: 'Path' },
+                { label: 'Status' },
+                { label: 'Duration', align: 'right' },
+                { label: 'Key' },
+                { label: 'Request id' },
+              ]}
             >
               {page.rows.map((row) => (
                 <tr key={row.id}>
-                  <Td label="Time"><LocalTime value={row.createdAt} /></Td>
-                  <Td label="Method" className="font-mono text-xs">{row.method}</Td>
-                  <Td label="Path" className="max-w-xs truncate font-mono text-xs">{row.path}</Td>
-                  <Td label="Status" className={cx('font-medium', statusTone(row.status))}>{row.status}</Td>
-                  <Td label="Duration" className="whitespace-nowrap text-right">{row.durationMs} ms</Td>
-                  <Td label="Key" className="whitespace-nowrap font-mono text-xs">{row.keyPrefix}…</Td>
+                  <Td label="Time">
+                    <LocalTime value={row.createdAt} />
+                  </Td>
+                  <Td label="Method" className="font-mono text-xs">
+                    {row.method}
+                  </Td>
+                  <Td label="Path" className="max-w-xs truncate font-mono text-xs">
+                    {row.path}
+                  </Td>
+                  <Td label="Status" className={cx('font-medium', statusTone(row.status))}>
+                    {row.status}
+                  </Td>
+                  <Td label="Duration" className="whitespace-nowrap text-right">
+                    {row.durationMs} ms
+                  </Td>
+                  <Td label="Key" className="whitespace-nowrap font-mono text-xs">
+                    {row.keyPrefix}…
+                  </Td>
                   <Td label="Request id" className="font-mono text-xs">
                     <Link href={`/requests/${encodeURIComponent(row.requestId)}`} className="text-indigo-700 underline">
                       {row.requestId}

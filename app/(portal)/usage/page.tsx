@@ -20,7 +20,10 @@ export default async function UsagePage() {
   ]);
   return (
     <>
-      <PageHeader title="Usage" description={`${monthPeriod(now)} (UTC). Requests that fail authentication or the plan check are not counted.`} />
+      <PageHeader
+        title="Usage"
+        description={`${monthPeriod(now)} (UTC). Requests that fail authentication or the plan check are not counted.`}
+      />
       <div className="space-y-6">
         <Card title="Requests this month">
           <p className="mb-3 text-3xl font-bold" data-testid="monthly-requests">
@@ -35,14 +38,33 @@ export default async function UsagePage() {
           {byKey.length === 0 ? (
             <p className="text-sm text-slate-600">No keys yet.</p>
           ) : (
-            <DataTable testId="usage-by-key" columns={[{ label: 'Key' }, { label: 'Prefix' }, { label: 'Environment' }, { label: 'Status' }, { label: 'Requests this month', align: 'right' }]}>
+            <DataTable
+              testId="usage-by-key"
+              columns={[
+                { label: 'Key' },
+                { label: 'Prefix' },
+                { label: 'Environment' },
+                { label: 'Status' },
+                { label: 'Requests this month', align: 'right' },
+              ]}
+            >
               {byKey.map((key) => (
                 <tr key={key.keyId}>
-                  <Td label="Key" className="break-words font-medium">{key.label}</Td>
-                  <Td label="Prefix" className="font-mono text-xs">{key.prefix}…</Td>
-                  <Td label="Environment"><EnvironmentBadge environment={key.environment} /></Td>
-                  <Td label="Status"><StatusBadge status={key.revoked ? 'revoked' : 'active'} /></Td>
-                  <Td label="Requests this month" className="text-right tabular-nums">{key.count.toLocaleString('en-US')}</Td>
+                  <Td label="Key" className="break-words font-medium">
+                    {key.label}
+                  </Td>
+                  <Td label="Prefix" className="font-mono text-xs">
+                    {key.prefix}…
+                  </Td>
+                  <Td label="Environment">
+                    <EnvironmentBadge environment={key.environment} />
+                  </Td>
+                  <Td label="Status">
+                    <StatusBadge status={key.revoked ? 'revoked' : 'active'} />
+                  </Td>
+                  <Td label="Requests this month" className="text-right tabular-nums">
+                    {key.count.toLocaleString('en-US')}
+                  </Td>
                 </tr>
               ))}
             </DataTable>

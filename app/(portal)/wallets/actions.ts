@@ -20,8 +20,12 @@ export const previewBitcoinWallet = withWorkspace(
   async (_ctx, input) => ({ wallet: input.address, addresses: bitcoinPreview(input.address) }),
 );
 
-export const deleteWallet = withWorkspace({ permission: 'wallets.manage' }, z.object({ network: z.enum(NETWORKS) }), async (ctx, input) => {
-  await removeWallet(ctx.workspace.id, input.network, await portalActor(ctx));
-  revalidatePath('/wallets');
-  return { network: input.network };
-});
+export const deleteWallet = withWorkspace(
+  { permission: 'wallets.manage' },
+  z.object({ network: z.enum(NETWORKS) }),
+  async (ctx, input) => {
+    await removeWallet(ctx.workspace.id, input.network, await portalActor(ctx));
+    revalidatePath('/wallets');
+    return { network: input.network };
+  },
+);

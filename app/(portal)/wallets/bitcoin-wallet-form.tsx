@@ -13,7 +13,17 @@ import { deleteWallet, previewBitcoinWallet, saveWallet } from './actions';
  * receive addresses (nothing is saved) so the merchant can compare them with their wallet's; only then can the
  * key be saved (with the step-up every wallet change asks for).
  */
-export function BitcoinWalletForm({ hint, wallet, addresses, gapWarning }: { hint: string; wallet: string | null; addresses: string[]; gapWarning: string | null }) {
+export function BitcoinWalletForm({
+  hint,
+  wallet,
+  addresses,
+  gapWarning,
+}: {
+  hint: string;
+  wallet: string | null;
+  addresses: string[];
+  gapWarning: string | null;
+}) {
   const [preview, onPreview, previewing] = useKeptForm(previewBitcoinWallet);
   const [saved, onSave, saving] = useKeptForm(useStepUp(saveWallet));
   const remove = useStepUp(deleteWallet);
@@ -71,7 +81,10 @@ export function BitcoinWalletForm({ hint, wallet, addresses, gapWarning }: { hin
       ) : wallet && addresses.length > 0 ? (
         <div className="mt-3">
           <p className="text-sm">First addresses of the saved key:</p>
-          <ol className="list-inside list-decimal font-mono text-xs break-all" aria-label="First three addresses of the saved key">
+          <ol
+            className="list-inside list-decimal font-mono text-xs break-all"
+            aria-label="First three addresses of the saved key"
+          >
             {addresses.map((address) => (
               <li key={address}>{address}</li>
             ))}
@@ -94,7 +107,8 @@ export function BitcoinWalletForm({ hint, wallet, addresses, gapWarning }: { hin
             confirm="Remove wallet"
             success={() => 'Bitcoin wallet removed.'}
           >
-            New live invoices on Bitcoin will be refused until you add a wallet again. Existing invoices keep their address.
+            New live invoices on Bitcoin will be refused until you add a wallet again. Existing invoices keep their
+            address.
           </ConfirmAction>
         </div>
       ) : null}

@@ -12,14 +12,24 @@ import { bitcoinPreview, listWallets } from '@/lib/wallets/wallets';
 
 export const metadata: Metadata = { title: 'Wallets' };
 
-const TITLES: Record<Network, string> = { ethereum: 'Ethereum', polygon: 'Polygon', base: 'Base', tron: 'Tron', bitcoin: 'Bitcoin' };
+const TITLES: Record<Network, string> = {
+  ethereum: 'Ethereum',
+  polygon: 'Polygon',
+  base: 'Base',
+  tron: 'Tron',
+  bitcoin: 'Bitcoin',
+};
 const HINTS = {
   evm: '0x followed by 40 hex characters; mixed case must carry a valid EIP-55 checksum.',
   tron: 'Base58check address starting with T (34 characters).',
   bitcoin: '',
 } as const;
 
-const BITCOIN_KEYS: Record<BitcoinChain, string> = { main: 'zpub… or xpub…', test: 'vpub… or tpub…', regtest: 'vpub… or tpub…' };
+const BITCOIN_KEYS: Record<BitcoinChain, string> = {
+  main: 'zpub… or xpub…',
+  test: 'vpub… or tpub…',
+  regtest: 'vpub… or tpub…',
+};
 
 function bitcoinHint(chain: BitcoinChain): string {
   return (
@@ -70,7 +80,12 @@ export default async function WalletsPage() {
               address={wallets.get(network) ?? null}
             />
           ))}
-          <BitcoinWalletForm hint={bitcoinHint(chain)} wallet={bitcoinWallet} addresses={savedAddresses} gapWarning={gapWarning(gap.unpaidInARow)} />
+          <BitcoinWalletForm
+            hint={bitcoinHint(chain)}
+            wallet={bitcoinWallet}
+            addresses={savedAddresses}
+            gapWarning={gapWarning(gap.unpaidInARow)}
+          />
         </div>
       </Card>
     </>

@@ -34,7 +34,8 @@ export function WalletForm({
   const announce = useAnnounce();
   const inputId = `wallet-${network}`;
   // The address is another workspace's wallet: this one may use it only with the key's signature of a message.
-  const claim = state && !state.ok && (state.code === 'wallet_address_claimed' || state.code === 'wallet_signature_invalid');
+  const claim =
+    state && !state.ok && (state.code === 'wallet_address_claimed' || state.code === 'wallet_signature_invalid');
   const error = state && !state.ok && !claim ? (state.fieldErrors?.address ?? state.error) : undefined;
   const message = claim ? walletClaimMessage(workspaceId, network, typed.trim()) : '';
   useEffect(() => {
@@ -77,7 +78,10 @@ export function WalletForm({
                 : 'This address is already the wallet of another workspace. To use it here too, prove you control it: sign this message with the address’s key (“Sign message” in your wallet) and paste the signature.'}
             </p>
             <div className="flex flex-wrap items-start gap-2">
-              <code className="min-w-0 flex-1 basis-56 break-all rounded bg-white p-2 font-mono text-xs" data-testid={`claim-message-${network}`}>
+              <code
+                className="min-w-0 flex-1 basis-56 break-all rounded bg-white p-2 font-mono text-xs"
+                data-testid={`claim-message-${network}`}
+              >
                 {message}
               </code>
               <CopyButton value={message} label="Copy message" />
@@ -110,7 +114,8 @@ export function WalletForm({
             confirm="Remove wallet"
             success={() => `${title} wallet removed.`}
           >
-            New live invoices on {title} will be refused until you add a wallet again. Existing invoices keep their address.
+            New live invoices on {title} will be refused until you add a wallet again. Existing invoices keep their
+            address.
           </ConfirmAction>
         </div>
       ) : null}

@@ -46,7 +46,9 @@ export const createEndpoint = withWorkspace(
   { permission: 'webhooks.manage_test', forInput: (input) => forEnvironment('webhooks', input.environment) },
   CreateWebhookEndpointInput,
   async (ctx, input) => {
-    const { endpoint, secret } = await createWebhookEndpoint(ctx.workspace.id, input, { actor: await portalActor(ctx) });
+    const { endpoint, secret } = await createWebhookEndpoint(ctx.workspace.id, input, {
+      actor: await portalActor(ctx),
+    });
     refresh();
     return { endpoint: { id: endpoint.id, url: endpoint.url, environment: endpoint.environment }, secret };
   },
@@ -57,7 +59,14 @@ export const rollSecret = withWorkspace(MANAGE, EndpointRef, async (ctx, input) 
   await requireEndpointPermission(ctx, input.endpointId);
   const { endpoint, secret } = await rollWebhookSecret(ctx.workspace.id, input.endpointId, await portalActor(ctx));
   refresh(endpoint.id);
-  return { endpoint: { id: endpoint.id, url: endpoint.url, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null }, secret };
+  return {
+    endpoint: {
+      id: endpoint.id,
+      url: endpoint.url,
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+    },
+    secret,
+  };
 });
 
 export const setEnabled = withWorkspace(
@@ -65,7 +74,12 @@ export const setEnabled = withWorkspace(
   EndpointRef.extend({ enabled: z.enum(['true', 'false']).transform((value) => value === 'true') }),
   async (ctx, input) => {
     await requireEndpointPermission(ctx, input.endpointId);
-    const endpoint = await setWebhookEndpointEnabled(ctx.workspace.id, input.endpointId, input.enabled, await portalActor(ctx));
+    const endpoint = await setWebhookEndpointEnabled(
+      ctx.workspace.id,
+      input.endpointId,
+      input.enabled,
+      await portalActor(ctx),
+    );
     refresh(endpoint.id);
     return { id: endpoint.id, status: endpoint.status };
   },

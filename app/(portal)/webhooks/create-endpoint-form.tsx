@@ -33,12 +33,15 @@ export function CreateEndpointForm({ liveAllowed }: { liveAllowed: boolean }) {
     setEventTypes([]);
   }
 
-  const toggle = (type: string, checked: boolean) => setEventTypes((current) => (checked ? [...current, type] : current.filter((t) => t !== type)));
+  const toggle = (type: string, checked: boolean) =>
+    setEventTypes((current) => (checked ? [...current, type] : current.filter((t) => t !== type)));
 
   return (
     <>
       <form action={action} className="space-y-4" aria-label="Add webhook endpoint">
-        {state && !state.ok ? <Notice tone="error">{errors.url ? 'The endpoint was not added: check the URL.' : state.error}</Notice> : null}
+        {state && !state.ok ? (
+          <Notice tone="error">{errors.url ? 'The endpoint was not added: check the URL.' : state.error}</Notice>
+        ) : null}
         <div>
           <label htmlFor="endpoint-url" className="block text-sm font-medium">
             Endpoint URL
@@ -82,17 +85,31 @@ export function CreateEndpointForm({ liveAllowed }: { liveAllowed: boolean }) {
           <legend className="text-sm font-medium">Environment</legend>
           <div className="mt-2 flex flex-wrap gap-4 text-sm">
             <label className="flex items-center gap-2">
-              <input type="radio" name="environment" value="test" checked={environment === 'test'} onChange={() => setEnvironment('test')} /> Test (events of test
-              invoices)
+              <input
+                type="radio"
+                name="environment"
+                value="test"
+                checked={environment === 'test'}
+                onChange={() => setEnvironment('test')}
+              />{' '}
+              Test (events of test invoices)
             </label>
             {liveAllowed ? (
               <label className="flex items-center gap-2">
-                <input type="radio" name="environment" value="live" checked={environment === 'live'} onChange={() => setEnvironment('live')} /> Live (events of live
-                invoices)
+                <input
+                  type="radio"
+                  name="environment"
+                  value="live"
+                  checked={environment === 'live'}
+                  onChange={() => setEnvironment('live')}
+                />{' '}
+                Live (events of live invoices)
               </label>
             ) : null}
           </div>
-          {liveAllowed ? null : <p className="mt-1 text-xs text-slate-600">Live endpoints are for Owners and Admins of the workspace.</p>}
+          {liveAllowed ? null : (
+            <p className="mt-1 text-xs text-slate-600">Live endpoints are for Owners and Admins of the workspace.</p>
+          )}
         </fieldset>
         <fieldset aria-describedby="event-types-hint">
           <legend className="text-sm font-medium">Event types</legend>
@@ -102,9 +119,17 @@ export function CreateEndpointForm({ liveAllowed }: { liveAllowed: boolean }) {
           <div className="mt-2 grid gap-2 text-sm sm:grid-cols-2">
             {SUBSCRIBABLE_EVENT_TYPES.map((type) => (
               <label key={type} className="flex items-start gap-2">
-                <input type="checkbox" name="event_types" value={type} className="mt-1" checked={eventTypes.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  name="event_types"
+                  value={type}
+                  className="mt-1"
+                  checked={eventTypes.includes(type)}
+                  onChange={(e) => toggle(type, e.target.checked)}
+                />
                 <span>
-                  <code className="font-mono">{type}</code> <span className="text-slate-600">— {EVENT_TYPES[type]}</span>
+                  <code className="font-mono">{type}</code>{' '}
+                  <span className="text-slate-600">— {EVENT_TYPES[type]}</span>
                 </span>
               </label>
             ))}

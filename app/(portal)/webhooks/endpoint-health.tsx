@@ -33,8 +33,10 @@ export function HealthSummary({ health }: { health: EndpointHealth }) {
         Last attempt:{' '}
         {health.lastAttempt ? (
           <>
-            <span className={health.lastAttempt.succeeded ? 'text-green-800' : 'font-medium text-red-700'}>{outcome(health.lastAttempt)}</span>,{' '}
-            <LocalTime value={health.lastAttempt.at} />
+            <span className={health.lastAttempt.succeeded ? 'text-green-800' : 'font-medium text-red-700'}>
+              {outcome(health.lastAttempt)}
+            </span>
+            , <LocalTime value={health.lastAttempt.at} />
           </>
         ) : (
           'none yet'

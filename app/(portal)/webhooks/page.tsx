@@ -11,7 +11,11 @@ import { HealthBadge, HealthSummary } from './endpoint-health';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
-export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function WebhooksPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { workspace, role } = await requirePage('/webhooks');
   const [endpoints, params] = await Promise.all([listWebhookEndpoints(workspace.id), searchParams]);
   const health = await endpointHealthById(workspace.id, endpoints);
@@ -32,7 +36,16 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           {endpoints.length === 0 ? (
             <p className="text-sm text-slate-600">No endpoints yet.</p>
           ) : (
-            <DataTable testId="endpoints-table" columns={[{ label: 'Endpoint' }, { label: 'Events' }, { label: 'Status' }, { label: 'Health' }, { label: 'Actions', hidden: true }]}>
+            <DataTable
+              testId="endpoints-table"
+              columns={[
+                { label: 'Endpoint' },
+                { label: 'Events' },
+                { label: 'Status' },
+                { label: 'Health' },
+                { label: 'Actions', hidden: true },
+              ]}
+            >
               {endpoints.map((endpoint) => {
                 const endpointHealth = health.get(endpoint.id)!;
                 return (
@@ -40,7 +53,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                     <Td label="Endpoint" className="align-top">
                       <span className="block w-full min-w-0 max-w-xs sm:w-auto">
                         <span className="block break-all font-mono text-xs">{endpoint.url}</span>
-                        {endpoint.description ? <span className="mt-1 block text-slate-600">{endpoint.description}</span> : null}
+                        {endpoint.description ? (
+                          <span className="mt-1 block text-slate-600">{endpoint.description}</span>
+                        ) : null}
                         <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                           <EnvironmentBadge environment={endpoint.environment} />
                           <span>
@@ -65,7 +80,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                     <Td label="Status" className="align-top">
                       <span className="block w-full min-w-0 sm:w-auto">
                         <Badge tone={endpoint.status === 'enabled' ? 'green' : 'red'}>{endpoint.status}</Badge>
-                        {endpoint.disabledReason ? <span className="mt-1 block text-xs text-slate-600">{endpoint.disabledReason}</span> : null}
+                        {endpoint.disabledReason ? (
+                          <span className="mt-1 block text-xs text-slate-600">{endpoint.disabledReason}</span>
+                        ) : null}
                       </span>
                     </Td>
                     <Td label="Health" className="align-top">

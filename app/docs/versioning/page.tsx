@@ -25,7 +25,11 @@ export default async function VersioningPage() {
         </div>
       </header>
       {/* markdown-it escapes raw HTML in the source (lib/docs/markdown.ts). */}
-      <main id="main" className={`mx-auto max-w-3xl px-4 py-8 text-sm leading-relaxed text-slate-800 ${MARKDOWN_CLASS}`} dangerouslySetInnerHTML={{ __html: markdownToHtml(source) }} />
+      <main
+        id="main"
+        className={`mx-auto max-w-3xl px-4 py-8 text-sm leading-relaxed text-slate-800 ${MARKDOWN_CLASS}`}
+        dangerouslySetInnerHTML={{ __html: markdownToHtml(source) }}
+      />
     </div>
   );
 }

@@ -9,7 +9,7 @@ export const listEventsEndpoint = defineEndpoint({
   path: '/v1/events',
   summary: 'List events',
   description:
-    'Newest first, only the calling key\'s workspace and environment, kept 30 days. Paginate with `starting_after` = the previous page\'s `next_cursor`; filter with `type`.',
+    "Newest first, only the calling key's workspace and environment, kept 30 days. Paginate with `starting_after` = the previous page's `next_cursor`; filter with `type`.",
   tags: ['Events'],
   scope: 'invoices:read',
   query: ListEventsQuery,
@@ -24,7 +24,7 @@ export const getEventEndpoint = defineEndpoint({
   method: 'GET',
   path: '/v1/events/{id}',
   summary: 'Retrieve an event',
-  description: 'Another workspace\'s or environment\'s event id answers 404, like one that never existed.',
+  description: "Another workspace's or environment's event id answers 404, like one that never existed.",
   tags: ['Events'],
   scope: 'invoices:read',
   params: EventIdParams,

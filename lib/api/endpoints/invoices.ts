@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { cancelInvoice, createInvoice, pageQuery, presentInvoice, presentInvoicePage, simulateInvoicePayment } from '../../invoices/invoices';
+import {
+  cancelInvoice,
+  createInvoice,
+  pageQuery,
+  presentInvoice,
+  presentInvoicePage,
+  simulateInvoicePayment,
+} from '../../invoices/invoices';
 import {
   CreateInvoiceBody,
   INVOICE_ID_PATTERN,
@@ -36,7 +43,8 @@ export const listInvoicesEndpoint = defineEndpoint({
   method: 'GET',
   path: '/v1/invoices',
   summary: 'List invoices',
-  description: 'Newest first, only the calling key\'s workspace and environment. Paginate with `starting_after` = the previous page\'s `next_cursor`.',
+  description:
+    "Newest first, only the calling key's workspace and environment. Paginate with `starting_after` = the previous page's `next_cursor`.",
   tags: ['Invoices'],
   scope: 'invoices:read',
   query: ListInvoicesQuery,
@@ -54,13 +62,21 @@ export const createInvoiceEndpoint = defineEndpoint({
   path: '/v1/invoices',
   summary: 'Create an invoice',
   description:
-    'The invoice takes the calling key\'s environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet. Price it in crypto with `amount`, or in USD/EUR with `price_amount` + `price_currency`: the rate is locked for the invoice\'s life and `amount` is rounded up to the currency\'s decimals (no fresh rate → 503 `rate_unavailable`, nothing created).',
+    "The invoice takes the calling key's environment. Live invoices need a wallet for the network and a network this deployment watches; each gets a `pay_amount` unique among open invoices on that wallet. Price it in crypto with `amount`, or in USD/EUR with `price_amount` + `price_currency`: the rate is locked for the invoice's life and `amount` is rounded up to the currency's decimals (no fresh rate → 503 `rate_unavailable`, nothing created).",
   tags: ['Invoices'],
   scope: 'invoices:write',
   body: CreateInvoiceBody,
   response: InvoiceResource,
   successStatus: 201,
-  errors: ['validation_failed', 'malformed_json', 'payload_too_large', 'network_not_watched', 'wallet_not_configured', 'pay_amounts_exhausted', 'rate_unavailable'],
+  errors: [
+    'validation_failed',
+    'malformed_json',
+    'payload_too_large',
+    'network_not_watched',
+    'wallet_not_configured',
+    'pay_amounts_exhausted',
+    'rate_unavailable',
+  ],
   handler: ({ key, body, now, idempotency }) => createInvoice(tenantOfKey(key), body, now, idempotency),
   renderStored: renderInvoice,
 });
@@ -70,7 +86,8 @@ export const getInvoiceEndpoint = defineEndpoint({
   method: 'GET',
   path: '/v1/invoices/{id}',
   summary: 'Retrieve an invoice',
-  description: 'With its status as of now (a pending invoice past `expires_at` reads as `expired`). An id of another workspace or environment is a 404.',
+  description:
+    'With its status as of now (a pending invoice past `expires_at` reads as `expired`). An id of another workspace or environment is a 404.',
   tags: ['Invoices'],
   scope: 'invoices:read',
   params: InvoiceIdParams,

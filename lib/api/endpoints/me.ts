@@ -28,7 +28,13 @@ export const MeResponse = z
     id: 'Me',
     examples: [
       {
-        key: { id: 42, label: 'Checkout server', prefix: 'test_Ab3dEf9h', environment: 'test', scopes: ['invoices:read', 'invoices:write'] },
+        key: {
+          id: 42,
+          label: 'Checkout server',
+          prefix: 'test_Ab3dEf9h',
+          environment: 'test',
+          scopes: ['invoices:read', 'invoices:write'],
+        },
         usage: { monthly_requests: 1280, monthly_limit: 10000 },
         workspace: { id: 'ws_7GqR2mXbN4vLpT9sKcW1dE3f', name: 'Acme' },
         plan: { name: 'Developer', api_access: true, monthly_limit: 10000, rate_limit_per_second: 10 },
@@ -41,7 +47,8 @@ export const getMe = defineEndpoint({
   method: 'GET',
   path: '/v1/me',
   summary: 'Inspect the calling API key',
-  description: 'The key, its workspace and plan, and this month\'s usage. Needs no scope, and answers (without counting) even when the monthly allowance is used up.',
+  description:
+    "The key, its workspace and plan, and this month's usage. Needs no scope, and answers (without counting) even when the monthly allowance is used up.",
   tags: ['Keys'],
   scope: null,
   exemptFromMonthlyLimit: true,

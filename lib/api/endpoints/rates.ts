@@ -9,7 +9,7 @@ export const getRateEndpoint = defineEndpoint({
   path: '/v1/rates',
   summary: 'Retrieve the rate a create would lock',
   description:
-    'The rate an invoice created now with `price_amount` in `price_currency` and paid in `currency` would lock, in the calling key\'s environment. Rates are read from Chainlink price feeds and cached for at most 30 s; no fresh rate → 503 `rate_unavailable` with `Retry-After`.',
+    "The rate an invoice created now with `price_amount` in `price_currency` and paid in `currency` would lock, in the calling key's environment. Rates are read from Chainlink price feeds and cached for at most 30 s; no fresh rate → 503 `rate_unavailable` with `Retry-After`.",
   tags: ['Rates'],
   scope: 'invoices:read',
   query: RateQuery,
@@ -24,7 +24,10 @@ export const getRateEndpoint = defineEndpoint({
       currency: quote.currency,
       price_currency: quote.priceCurrency,
       rate: quote.rate,
-      price_per_unit: formatSignificant({ numerator: quote.ratio.denominator, denominator: quote.ratio.numerator }, RATE_SIGNIFICANT_DIGITS),
+      price_per_unit: formatSignificant(
+        { numerator: quote.ratio.denominator, denominator: quote.ratio.numerator },
+        RATE_SIGNIFICANT_DIGITS,
+      ),
       rate_source: quote.rateSource,
       rate_at: quote.rateAt.toISOString(),
     };

@@ -4,7 +4,10 @@ import { db } from '../../db';
  * The invoice addresses among a set of output scripts (docs/settlement.md): one indexed lookup per block or
  * mempool batch, whatever the number of invoices. Returns script (hex) → address.
  */
-export async function invoiceAddressesByScript(network: string, scripts: readonly string[]): Promise<Map<string, string>> {
+export async function invoiceAddressesByScript(
+  network: string,
+  scripts: readonly string[],
+): Promise<Map<string, string>> {
   const unique = [...new Set(scripts)];
   if (unique.length === 0) return new Map();
   const rows = await db().$queryRaw<Array<{ script_pubkey: string; address: string }>>`

@@ -95,7 +95,12 @@ export class BitcoinWatcher implements ChainWatcher {
     if (!cursor || cursor.chainId !== CURSOR_CHAIN_IDS[this.chain]) {
       const lookback = this.options.initialLookback ?? 144;
       const start = Math.max(0, head - lookback);
-      cursor = { network: this.network, chainId: CURSOR_CHAIN_IDS[this.chain], block: BigInt(start), hash: (await this.rpc.call('getblockhash', [start])) as string };
+      cursor = {
+        network: this.network,
+        chainId: CURSOR_CHAIN_IDS[this.chain],
+        block: BigInt(start),
+        hash: (await this.rpc.call('getblockhash', [start])) as string,
+      };
       await recordTransfers([], cursor);
     }
     cursor = await this.followReorg(cursor, head);
@@ -115,11 +120,20 @@ export class BitcoinWatcher implements ChainWatcher {
    * (a deeper payment is final by definition) and re-check the payments above it.
    */
   private async followReorg(cursor: Cursor, head: number): Promise<Cursor> {
-    const current = cursor.block <= BigInt(head) ? await this.rpc.call('getblockhash', [Number(cursor.block)]).catch(() => null) : null;
+    const current =
+      cursor.block <= BigInt(head)
+        ? await this.rpc.call('getblockhash', [Number(cursor.block)]).catch(() => null)
+        : null;
     if (current === cursor.hash) return cursor;
     const back = Math.max(0, Math.min(head, Number(cursor.block) - this.confirmations));
     const rewound = { ...cursor, block: BigInt(back), hash: (await this.rpc.call('getblockhash', [back])) as string };
-    this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(back) });
+    this.options.log?.({
+      level: 'warn',
+      event: 'chain_reorg',
+      network: this.network,
+      from_block: String(cursor.block),
+      to_block: String(back),
+    });
     await rewindCursor(rewound);
     // Pending payments in blocks above the new cursor: those whose block left the chain are reverted (rescanning
     // records them again where the transaction now is: another block, or the mempool).
@@ -133,12 +147,27 @@ export class BitcoinWatcher implements ChainWatcher {
     const hashes = await this.batch<string>(heights.map((height) => ({ method: 'getblockhash', params: [height] })));
     const blocks = await this.batch<CoreBlock>(hashes.map((hash) => ({ method: 'getblock', params: [hash, 2] })));
     const transfers: Transfer[] = [];
-    const addresses = await invoiceAddressesByScript(this.network, blocks.flatMap((block) => block.tx.flatMap((tx) => tx.vout.map((out) => out.scriptPubKey.hex))));
+    const addresses = await invoiceAddressesByScript(
+      this.network,
+      blocks.flatMap((block) => block.tx.flatMap((tx) => tx.vout.map((out) => out.scriptPubKey.hex))),
+    );
     for (const block of blocks) {
-      for (const tx of block.tx) transfers.push(...this.transfersOf(tx, addresses, { number: BigInt(block.height), hash: block.hash, time: new Date(block.time * 1000) }));
+      for (const tx of block.tx)
+        transfers.push(
+          ...this.transfersOf(tx, addresses, {
+            number: BigInt(block.height),
+            hash: block.hash,
+            time: new Date(block.time * 1000),
+          }),
+        );
     }
     const last = blocks[blocks.length - 1]!;
-    const cursor = { network: this.network, chainId: CURSOR_CHAIN_IDS[this.chain], block: BigInt(last.height), hash: last.hash };
+    const cursor = {
+      network: this.network,
+      chainId: CURSOR_CHAIN_IDS[this.chain],
+      block: BigInt(last.height),
+      hash: last.hash,
+    };
     await recordTransfers(transfers, cursor);
     return cursor;
   }
@@ -152,10 +181,15 @@ export class BitcoinWatcher implements ChainWatcher {
     const now = new Date();
     for (let i = 0; i < fresh.length; i += 500) {
       const txids = fresh.slice(i, i + 500);
-      const answers = await this.rpc.batch(txids.map((txid) => ({ method: 'getrawtransaction', params: [txid, true] })));
+      const answers = await this.rpc.batch(
+        txids.map((txid) => ({ method: 'getrawtransaction', params: [txid, true] })),
+      );
       // A transaction mined or dropped since getrawmempool answers an error: the next pass sees where it went.
       const transactions = answers.filter((answer) => !answer.error).map((answer) => answer.result as CoreTransaction);
-      const addresses = await invoiceAddressesByScript(this.network, transactions.flatMap((tx) => tx.vout.map((out) => out.scriptPubKey.hex)));
+      const addresses = await invoiceAddressesByScript(
+        this.network,
+        transactions.flatMap((tx) => tx.vout.map((out) => out.scriptPubKey.hex)),
+      );
       const transfers = transactions.flatMap((tx) => this.transfersOf(tx, addresses, null, now));
       await recordTransfers(transfers, cursor, now);
       for (const tx of transactions) this.seenInMempool.add(tx.txid);
@@ -164,7 +198,8 @@ export class BitcoinWatcher implements ChainWatcher {
     for (const txid of this.seenInMempool) if (!mempool.has(txid)) this.seenInMempool.delete(txid);
     const dropped = (await pendingMempoolPayments(this.network)).filter((payment) => !mempool.has(payment.txHash));
     if (dropped.length > 0) {
-      for (const payment of dropped) this.options.log?.({ level: 'warn', event: 'payment_dropped', network: this.network, tx_hash: payment.txHash });
+      for (const payment of dropped)
+        this.options.log?.({ level: 'warn', event: 'payment_dropped', network: this.network, tx_hash: payment.txHash });
       await revertPayments(dropped.map((payment) => payment.id));
     }
   }
@@ -174,7 +209,13 @@ export class BitcoinWatcher implements ChainWatcher {
     const due = head + 1 - this.confirmations;
     if (due < 0) return;
     const payments = await pendingPayments(this.network, { to: BigInt(due) });
-    if (payments.length > 0) await applyRereads(this.network, await this.reread(payments), { confirmations: this.confirmations }, this.options.log);
+    if (payments.length > 0)
+      await applyRereads(
+        this.network,
+        await this.reread(payments),
+        { confirmations: this.confirmations },
+        this.options.log,
+      );
   }
 
   private async revertOrphaned(payments: PendingPayment[]): Promise<void> {
@@ -189,14 +230,24 @@ export class BitcoinWatcher implements ChainWatcher {
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const heights = [...new Set(payments.map((payment) => Number(payment.blockNumber)))];
     const answers = await this.rpc.batch(heights.map((height) => ({ method: 'getblockhash', params: [height] })));
-    const canonical = new Map(heights.map((height, i) => [height, answers[i]!.error ? null : (answers[i]!.result as string)]));
+    const canonical = new Map(
+      heights.map((height, i) => [height, answers[i]!.error ? null : (answers[i]!.result as string)]),
+    );
     return new Map(
-      payments.map((payment) => [payment, canonical.get(Number(payment.blockNumber)) === payment.blockHash ? { kind: 'same' } : { kind: 'gone' }]),
+      payments.map((payment) => [
+        payment,
+        canonical.get(Number(payment.blockNumber)) === payment.blockHash ? { kind: 'same' } : { kind: 'gone' },
+      ]),
     );
   }
 
   /** The outputs of a transaction that pay invoice addresses, as transfers (in a block, or in the mempool). */
-  private transfersOf(tx: CoreTransaction, addresses: Map<string, string>, block: { number: bigint; hash: string; time: Date } | null, seenAt = new Date()): Transfer[] {
+  private transfersOf(
+    tx: CoreTransaction,
+    addresses: Map<string, string>,
+    block: { number: bigint; hash: string; time: Date } | null,
+    seenAt = new Date(),
+  ): Transfer[] {
     const transfers: Transfer[] = [];
     for (const out of tx.vout) {
       const address = addresses.get(out.scriptPubKey.hex);

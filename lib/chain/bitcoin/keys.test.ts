@@ -18,10 +18,17 @@ const TEST_DESCRIPTOR =
 
 describe('Bitcoin wallet keys', () => {
   it('derives the BIP84 test vectors from the account zpub (and the same key written as an xpub)', () => {
-    const zpub = HDKey.fromExtendedKey(BIP84_ACCOUNT_ZPRV, { public: 0x04b24746, private: 0x04b2430c }).publicExtendedKey;
+    const zpub = HDKey.fromExtendedKey(BIP84_ACCOUNT_ZPRV, {
+      public: 0x04b24746,
+      private: 0x04b2430c,
+    }).publicExtendedKey;
     expect(zpub).toBe(BIP84_ACCOUNT_ZPUB);
     const wallet = readBitcoinWallet(zpub, 'main');
-    expect(deriveAddress(wallet, 0, 'main')).toEqual({ index: 0, address: BIP84_FIRST, scriptPubKey: '0014c0cebcd6c3d3ca8c75dc5ec62ebe55330ef910e2' });
+    expect(deriveAddress(wallet, 0, 'main')).toEqual({
+      index: 0,
+      address: BIP84_FIRST,
+      scriptPubKey: '0014c0cebcd6c3d3ca8c75dc5ec62ebe55330ef910e2',
+    });
     expect(deriveAddress(wallet, 1, 'main').address).toBe(BIP84_SECOND);
     // The xpub form of the same key is the same wallet (one index sequence, the same addresses).
     const asXpub = readBitcoinWallet(wallet.accountKey, 'main');
@@ -42,26 +49,37 @@ describe('Bitcoin wallet keys', () => {
     expect(firstAddresses(`wpkh(${bare}/<0;1>/*)`, 'regtest')).toEqual(addresses);
   });
 
-  it('the descriptor checksum is BIP-380\'s (published vectors)', () => {
+  it("the descriptor checksum is BIP-380's (published vectors)", () => {
     expect(descriptorChecksum('raw(deadbeef)')).toBe('89f8spxm');
     expect(descriptorChecksum(TEST_DESCRIPTOR.split('#')[0]!)).toBe('p3rdl64r');
     expect(
-      descriptorChecksum('wpkh([34a102c3/84h/0h/0h]xpub6CFJPLavEUpbmhSsihixZ3BLuWiALj1tyt59kW8mNV44j5VYjXU9S9AzAFcqwvZXZhemHFbFhzviF7rgvhcT3sBWEDZE9g2i7rDb3LjjeES/<0;1>/*)'),
+      descriptorChecksum(
+        'wpkh([34a102c3/84h/0h/0h]xpub6CFJPLavEUpbmhSsihixZ3BLuWiALj1tyt59kW8mNV44j5VYjXU9S9AzAFcqwvZXZhemHFbFhzviF7rgvhcT3sBWEDZE9g2i7rDb3LjjeES/<0;1>/*)',
+      ),
     ).toBe('lh26753l');
   });
 
   it('refuses, with the reason: plain addresses, private keys, other chains, other address types, bad checksums', () => {
     expect(bitcoinWalletError(BIP84_FIRST, 'main')).toMatch(/single Bitcoin address/);
-    expect(bitcoinWalletError('bcrt1qh9ruph54tnfveh7dtve3nrfx26p56rx4zuxz40', 'regtest')).toMatch(/single Bitcoin address/);
+    expect(bitcoinWalletError('bcrt1qh9ruph54tnfveh7dtve3nrfx26p56rx4zuxz40', 'regtest')).toMatch(
+      /single Bitcoin address/,
+    );
     expect(bitcoinWalletError(BIP84_ACCOUNT_ZPRV, 'main')).toMatch(/PRIVATE key/);
     expect(bitcoinWalletError(BIP84_ACCOUNT_ZPUB, 'regtest')).toMatch(/mainnet key.*regtest.*vpub or tpub/);
     expect(bitcoinWalletError(TEST_DESCRIPTOR, 'main')).toMatch(/testnet key.*mainnet/);
     expect(bitcoinWalletError(`${BIP84_ACCOUNT_ZPUB.slice(0, -1)}t`, 'main')).toMatch(/checksum/);
     expect(bitcoinWalletError(TEST_DESCRIPTOR.replace('#p3rdl64r', '#p3rdl64q'), 'regtest')).toMatch(/checksum/);
-    expect(bitcoinWalletError(TEST_DESCRIPTOR.replace('/0/*', '/1/*').split('#')[0]!, 'regtest')).toMatch(/receive branch/);
+    expect(bitcoinWalletError(TEST_DESCRIPTOR.replace('/0/*', '/1/*').split('#')[0]!, 'regtest')).toMatch(
+      /receive branch/,
+    );
     expect(bitcoinWalletError(TEST_DESCRIPTOR.replace('/0/*', '').split('#')[0]!, 'regtest')).toMatch(/ranged/);
     expect(bitcoinWalletError(TEST_DESCRIPTOR.replace('wpkh(', 'pkh(').split('#')[0]!, 'regtest')).toMatch(/Only wpkh/);
-    expect(bitcoinWalletError('ypub6Ww3ibxVfGzLrAH1PNcjyAWenMTbbAosGNB6VvmSEgytSER9azLDWCxoJwW7Ke7icmizBMXrzBx9979FfaHxHcrArf3zbeJJJUZPf663zsP', 'main')).toMatch(/BIP49/);
+    expect(
+      bitcoinWalletError(
+        'ypub6Ww3ibxVfGzLrAH1PNcjyAWenMTbbAosGNB6VvmSEgytSER9azLDWCxoJwW7Ke7icmizBMXrzBx9979FfaHxHcrArf3zbeJJJUZPf663zsP',
+        'main',
+      ),
+    ).toMatch(/BIP49/);
     expect(bitcoinWalletError('hello', 'main')).toMatch(/extended public key/);
   });
 });

@@ -47,7 +47,7 @@ export class BitcoinWalletError extends Error {}
 
 const ADDRESS_REFUSED =
   'This is a single Bitcoin address. Every invoice needs an address of its own (one address shared by all invoices ' +
-  'would make payments impossible to tell apart and shows every payer the others): enter your wallet\'s account ' +
+  "would make payments impossible to tell apart and shows every payer the others): enter your wallet's account " +
   'extended public key (zpub… or xpub…; vpub…/tpub… on test chains) or a wpkh() descriptor instead.';
 
 /** Whether `text` is an address of any Bitcoin chain (bech32 or base58). */
@@ -73,7 +73,7 @@ function readExtendedKey(text: string, chain: BitcoinChain): { key: HDKey; prefi
   if (PRIVATE_PREFIXES.includes(prefix4)) {
     throw new BitcoinWalletError(
       'This is an extended PRIVATE key: whoever has it can spend your funds. Never paste it anywhere; move your funds ' +
-        'if it may have leaked, and enter the account\'s extended public key (zpub/xpub, vpub/tpub on test chains) instead.',
+        "if it may have leaked, and enter the account's extended public key (zpub/xpub, vpub/tpub on test chains) instead.",
     );
   }
   if (NESTED_SEGWIT_PREFIXES.includes(prefix4)) {
@@ -82,7 +82,9 @@ function readExtendedKey(text: string, chain: BitcoinChain): { key: HDKey; prefi
     );
   }
   if (!(prefix4 in PUBLIC_VERSIONS)) {
-    throw new BitcoinWalletError('Enter an extended public key (zpub… or xpub…; vpub… or tpub… on test chains) or a wpkh() descriptor.');
+    throw new BitcoinWalletError(
+      'Enter an extended public key (zpub… or xpub…; vpub… or tpub… on test chains) or a wpkh() descriptor.',
+    );
   }
   const prefix = prefix4 as KeyPrefix;
   const wanted = chain === 'main' ? 'main' : 'test';
@@ -95,7 +97,9 @@ function readExtendedKey(text: string, chain: BitcoinChain): { key: HDKey; prefi
   try {
     key = HDKey.fromExtendedKey(text, PUBLIC_VERSIONS[prefix]);
   } catch {
-    throw new BitcoinWalletError(`This ${prefix} is not a valid extended public key (a character is wrong or missing: its checksum does not match).`);
+    throw new BitcoinWalletError(
+      `This ${prefix} is not a valid extended public key (a character is wrong or missing: its checksum does not match).`,
+    );
   }
   if (key.privateKey) throw new BitcoinWalletError('Extended private keys are refused: enter the extended public key.');
   return { key, prefix };
@@ -106,15 +110,23 @@ const DESCRIPTOR = /^wpkh\((?:\[([0-9a-fA-F]{8})((?:\/\d+['hH]?)*)\])?([1-9A-HJ-
 /** `wpkh([fingerprint/84h/0h/0h]xpub…/0/*)#checksum` (the checksum and the origin are optional). */
 function readDescriptor(text: string, chain: BitcoinChain): HDKey {
   const [body, checksum, ...rest] = text.split('#');
-  if (rest.length > 0 || body === undefined) throw new BitcoinWalletError('A descriptor has at most one # (before its checksum).');
+  if (rest.length > 0 || body === undefined)
+    throw new BitcoinWalletError('A descriptor has at most one # (before its checksum).');
   if (checksum !== undefined && descriptorChecksum(body) !== checksum) {
-    throw new BitcoinWalletError('The descriptor\'s checksum (after #) does not match: it was changed or mistyped. Copy it again from your wallet.');
+    throw new BitcoinWalletError(
+      "The descriptor's checksum (after #) does not match: it was changed or mistyped. Copy it again from your wallet.",
+    );
   }
   if (!body.startsWith('wpkh(')) {
-    throw new BitcoinWalletError('Only wpkh() descriptors (native segwit, BIP84) are accepted: export the receive descriptor of a native segwit wallet.');
+    throw new BitcoinWalletError(
+      'Only wpkh() descriptors (native segwit, BIP84) are accepted: export the receive descriptor of a native segwit wallet.',
+    );
   }
   const match = DESCRIPTOR.exec(body);
-  if (!match) throw new BitcoinWalletError('This wpkh() descriptor could not be read: expected wpkh([fingerprint/84h/0h/0h]zpub…/0/*).');
+  if (!match)
+    throw new BitcoinWalletError(
+      'This wpkh() descriptor could not be read: expected wpkh([fingerprint/84h/0h/0h]zpub…/0/*).',
+    );
   const [, , , keyText, path] = match;
   if (path !== '/0/*' && path !== '/<0;1>/*') {
     throw new BitcoinWalletError(
@@ -134,7 +146,8 @@ function readDescriptor(text: string, chain: BitcoinChain): HDKey {
 export function readBitcoinWallet(input: string, chain: BitcoinChain): BitcoinWalletKey {
   const text = input.trim();
   if (isPlainAddress(text)) throw new BitcoinWalletError(ADDRESS_REFUSED);
-  const key = text.startsWith('wpkh(') || text.includes('(') ? readDescriptor(text, chain) : readExtendedKey(text, chain).key;
+  const key =
+    text.startsWith('wpkh(') || text.includes('(') ? readDescriptor(text, chain) : readExtendedKey(text, chain).key;
   const canonical = new HDKey({
     versions: chain === 'main' ? PUBLIC_VERSIONS.xpub : PUBLIC_VERSIONS.tpub,
     depth: key.depth,
@@ -159,7 +172,8 @@ export function bitcoinWalletError(input: string, chain: BitcoinChain): string |
 
 /** The receive address m/0/index of a wallet, encoded for `chain`. */
 export function deriveAddress(wallet: BitcoinWalletKey, index: number, chain: BitcoinChain): DerivedAddress {
-  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`not a non-hardened index: ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000)
+    throw new RangeError(`not a non-hardened index: ${index}`);
   const child = wallet.key.deriveChild(wallet.branch).deriveChild(index);
   const payment = p2wpkh(child.publicKey!, ADDRESS_ENCODING[chain]);
   return { index, address: payment.address!, scriptPubKey: hex.encode(payment.script) };

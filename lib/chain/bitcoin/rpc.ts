@@ -52,7 +52,12 @@ export function plainDecimal(number: string): string {
   const [, sign, whole, fraction = '', exponent = '0'] = match;
   const digits = whole! + fraction;
   const point = whole!.length + Number(exponent);
-  const padded = point <= 0 ? '0'.repeat(1 - point) + digits : point > digits.length ? digits + '0'.repeat(point - digits.length) : digits;
+  const padded =
+    point <= 0
+      ? '0'.repeat(1 - point) + digits
+      : point > digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : digits;
   const at = point <= 0 ? 1 : point;
   const intPart = padded.slice(0, at).replace(/^0+(?=\d)/, '');
   const fracPart = padded.slice(at).replace(/0+$/, '');
@@ -60,7 +65,9 @@ export function plainDecimal(number: string): string {
 }
 
 export function parseExactJson(text: string): unknown {
-  return JSON.parse(text.replace(AMOUNT_FIELD, (_, key: string, number: string) => `"${key}":"${plainDecimal(number)}"`));
+  return JSON.parse(
+    text.replace(AMOUNT_FIELD, (_, key: string, number: string) => `"${key}":"${plainDecimal(number)}"`),
+  );
 }
 
 export class BitcoinRpc {
@@ -84,23 +91,35 @@ export class BitcoinRpc {
   }
 
   /** Several calls in one HTTP request (a JSON-RPC batch); each answer is its result or its error. */
-  async batch(calls: Array<{ method: string; params: unknown[] }>): Promise<Array<{ result: unknown; error: { code: number; message: string } | null }>> {
+  async batch(
+    calls: Array<{ method: string; params: unknown[] }>,
+  ): Promise<Array<{ result: unknown; error: { code: number; message: string } | null }>> {
     if (calls.length === 0) return [];
     return this.post(calls);
   }
 
   private async post(calls: Array<{ method: string; params: unknown[] }>) {
-    const body = JSON.stringify(calls.length === 1 ? { jsonrpc: '1.0', id: 0, ...calls[0] } : calls.map((c, id) => ({ jsonrpc: '1.0', id, ...c })));
+    const body = JSON.stringify(
+      calls.length === 1
+        ? { jsonrpc: '1.0', id: 0, ...calls[0] }
+        : calls.map((c, id) => ({ jsonrpc: '1.0', id, ...c })),
+    );
     let lastError: unknown;
     for (let attempt = 0; attempt < this.endpoints.length; attempt++) {
       const index = (this.preferred + attempt) % this.endpoints.length;
       const target = this.endpoints[index]!;
       try {
         rpcCallCounter.set(this.counter, (rpcCallCounter.get(this.counter) ?? 0) + calls.length);
-        const response = await fetch(target.url, { method: 'POST', headers: target.headers, body, signal: AbortSignal.timeout(30_000) });
+        const response = await fetch(target.url, {
+          method: 'POST',
+          headers: target.headers,
+          body,
+          signal: AbortSignal.timeout(30_000),
+        });
         // Core answers RPC errors with HTTP 500/404 and a JSON body; other statuses (401, 502…) are transport failures.
         const text = await response.text();
-        if (!response.ok && response.status !== 500 && response.status !== 404) throw new Error(`HTTP ${response.status} from the Bitcoin RPC`);
+        if (!response.ok && response.status !== 500 && response.status !== 404)
+          throw new Error(`HTTP ${response.status} from the Bitcoin RPC`);
         const parsed = parseExactJson(text) as
           | { result: unknown; error: { code: number; message: string } | null; id: number }
           | Array<{ result: unknown; error: { code: number; message: string } | null; id: number }>;

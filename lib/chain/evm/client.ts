@@ -20,5 +20,7 @@ export function evmClient(network: string, urls: string[]): PublicClient {
       },
     }),
   );
-  return createPublicClient({ transport: transports.length === 1 ? transports[0]! : fallback(transports, { rank: false }) });
+  return createPublicClient({
+    transport: transports.length === 1 ? transports[0]! : fallback(transports, { rank: false }),
+  });
 }

@@ -1,8 +1,23 @@
-import { BaseError, getAddress, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type GetLogsReturnType, type PublicClient, type TransactionReceipt } from 'viem';
+import {
+  BaseError,
+  getAddress,
+  parseAbiItem,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+  type GetLogsReturnType,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import type { WatcherPass } from '../watcher-status';
 import { CURRENCY_RULES, type Currency } from '../../invoices/currencies';
 import { fromBaseUnits, toBaseUnits } from '../payment-uri';
-import { chainId as configuredChainId, confirmations as configuredConfirmations, rpcUrls, tokenAddress, type EvmNetwork } from '../networks';
+import {
+  chainId as configuredChainId,
+  confirmations as configuredConfirmations,
+  rpcUrls,
+  tokenAddress,
+  type EvmNetwork,
+} from '../networks';
 import {
   countConfirmations,
   pendingPayments,
@@ -42,14 +57,19 @@ export class ChainIdMismatchError extends Error {
     readonly expected: number,
     readonly reported: number,
   ) {
-    super(`refusing to watch ${network}: the RPC reports chain id ${reported}, CHAIN_ID_${network.toUpperCase()} is ${expected}`);
+    super(
+      `refusing to watch ${network}: the RPC reports chain id ${reported}, CHAIN_ID_${network.toUpperCase()} is ${expected}`,
+    );
     this.name = 'ChainIdMismatchError';
   }
 }
 
 /** A JSON-RPC error that says the block range (or result) of getLogs is too large. */
 function isRangeTooLarge(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String((error as { details?: unknown }).details ?? '')}` : String(error);
+  const text =
+    error instanceof Error
+      ? `${error.message} ${String((error as { details?: unknown }).details ?? '')}`
+      : String(error);
   return /range|too many|limit exceeded|response size|10000 results|query returned more than/i.test(text);
 }
 
@@ -64,7 +84,13 @@ function isUnsupportedMethod(error: unknown): boolean {
     });
   }
   // -32601 method not found (JSON-RPC), -32004 method not supported (EIP-1474).
-  return codes.has(-32601) || codes.has(-32004) || /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(String((error as Error)?.message));
+  return (
+    codes.has(-32601) ||
+    codes.has(-32004) ||
+    /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(
+      String((error as Error)?.message),
+    )
+  );
 }
 
 const transferKey = (txHash: string, logIndex: number) => `${txHash.toLowerCase()}:${logIndex}`;
@@ -114,7 +140,8 @@ export class EvmWatcher implements ChainWatcher {
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
     let cursor = await readCursor(this.network);
     if (!cursor) {
-      const start = head > BigInt(this.options.initialLookback ?? 1000) ? head - BigInt(this.options.initialLookback ?? 1000) : 0n;
+      const start =
+        head > BigInt(this.options.initialLookback ?? 1000) ? head - BigInt(this.options.initialLookback ?? 1000) : 0n;
       const block = await this.client.getBlock({ blockNumber: start });
       cursor = { network: this.network, chainId: this.chainId, block: start, hash: block.hash };
       await recordTransfers([], cursor);
@@ -136,14 +163,21 @@ export class EvmWatcher implements ChainWatcher {
    * re-check the pending payments above it (their receipts tell whether they are still in the chain).
    */
   private async followReorg(cursor: Cursor, head: bigint): Promise<Cursor> {
-    const current = cursor.block <= head ? await this.client.getBlock({ blockNumber: cursor.block }).catch(() => null) : null;
+    const current =
+      cursor.block <= head ? await this.client.getBlock({ blockNumber: cursor.block }).catch(() => null) : null;
     if (current?.hash === cursor.hash) return cursor;
     const depth = BigInt(this.confirmations);
     const back = cursor.block > depth ? cursor.block - depth : 0n;
     const target = back < head ? back : head;
     const block = await this.client.getBlock({ blockNumber: target });
     const rewound = { ...cursor, block: target, hash: block.hash };
-    this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(target) });
+    this.options.log?.({
+      level: 'warn',
+      event: 'chain_reorg',
+      network: this.network,
+      from_block: String(cursor.block),
+      to_block: String(target),
+    });
     await rewindCursor(rewound);
     await this.applyRereads(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
     return rewound;
@@ -154,7 +188,12 @@ export class EvmWatcher implements ChainWatcher {
     let logs;
     try {
       logs = this.tokens.size
-        ? await this.client.getLogs({ address: [...this.tokens.keys()] as `0x${string}`[], event: TRANSFER, fromBlock: from, toBlock: to })
+        ? await this.client.getLogs({
+            address: [...this.tokens.keys()] as `0x${string}`[],
+            event: TRANSFER,
+            fromBlock: from,
+            toBlock: to,
+          })
         : [];
     } catch (error) {
       if (to > from && isRangeTooLarge(error)) {
@@ -164,11 +203,20 @@ export class EvmWatcher implements ChainWatcher {
       throw error;
     }
     const wallets = await watchedAddresses(this.network);
-    const blocks = new Map<bigint, { hash: string; time: Date; transactions: Array<{ hash: string; from: string; to: string | null; value: bigint }> }>();
+    const blocks = new Map<
+      bigint,
+      {
+        hash: string;
+        time: Date;
+        transactions: Array<{ hash: string; from: string; to: string | null; value: bigint }>;
+      }
+    >();
     // Every block of the range is read once (with its transactions where ETH is watched): its hash and time.
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
-    const read = await Promise.all(numbers.map((blockNumber) => this.client.getBlock({ blockNumber, includeTransactions: this.native })));
+    const read = await Promise.all(
+      numbers.map((blockNumber) => this.client.getBlock({ blockNumber, includeTransactions: this.native })),
+    );
     for (const block of read) {
       const transactions = this.native
         ? (block.transactions as Array<{ hash: string; from: string; to: string | null; value: bigint }>)
@@ -230,7 +278,6 @@ export class EvmWatcher implements ChainWatcher {
     if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-
   /**
    * Re-reads pending payments on the canonical chain, with RPC calls per block rather than per payment:
    * 1. token payments: their Transfer logs read again (one getLogs per span of blocks). A log exists only in
@@ -241,19 +288,32 @@ export class EvmWatcher implements ChainWatcher {
    *    transaction's own receipt: none or failed → gone, another block → moved, same block and success → same.
    */
   private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
-    return applyRereads(this.network, verdicts, confirm ? { confirmations: this.confirmations } : null, this.options.log);
+    return applyRereads(
+      this.network,
+      verdicts,
+      confirm ? { confirmations: this.confirmations } : null,
+      this.options.log,
+    );
   }
 
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
     const tokenPayments = payments.filter((payment) => payment.logIndex >= 0);
     if (tokenPayments.length > 0 && this.tokens.size > 0) {
-      for (const [from, to] of blockSpans(tokenPayments.map((payment) => payment.blockNumber), this.maxRange)) {
+      for (const [from, to] of blockSpans(
+        tokenPayments.map((payment) => payment.blockNumber),
+        this.maxRange,
+      )) {
         const logs = await this.transferLogs(from, to);
-        const found = new Map(logs.filter((log) => !log.removed).map((log) => [transferKey(log.transactionHash!, log.logIndex!), log.blockHash]));
+        const found = new Map(
+          logs
+            .filter((log) => !log.removed)
+            .map((log) => [transferKey(log.transactionHash!, log.logIndex!), log.blockHash]),
+        );
         for (const payment of tokenPayments) {
           if (payment.blockNumber < from || payment.blockNumber > to) continue;
-          if (found.get(transferKey(payment.txHash, payment.logIndex)) === payment.blockHash) verdicts.set(payment, { kind: 'same' });
+          if (found.get(transferKey(payment.txHash, payment.logIndex)) === payment.blockHash)
+            verdicts.set(payment, { kind: 'same' });
         }
       }
     }
@@ -271,7 +331,8 @@ export class EvmWatcher implements ChainWatcher {
       const byHash = new Map(receipts.map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]));
       for (const payment of native) {
         const receipt = payment.blockNumber === blockNumber ? byHash.get(payment.txHash.toLowerCase()) : undefined;
-        if (receipt?.blockHash === payment.blockHash) verdicts.set(payment, receipt.status === 'success' ? { kind: 'same' } : { kind: 'gone' });
+        if (receipt?.blockHash === payment.blockHash)
+          verdicts.set(payment, receipt.status === 'success' ? { kind: 'same' } : { kind: 'gone' });
       }
     }
     const rest = payments.filter((payment) => !verdicts.has(payment));
@@ -315,14 +376,21 @@ export class EvmWatcher implements ChainWatcher {
         log.args.value === units,
     );
     if (candidates.length === 0) return null;
-    const nearest = candidates.reduce((best, log) => (Math.abs(log.logIndex - payment.logIndex) < Math.abs(best.logIndex - payment.logIndex) ? log : best));
+    const nearest = candidates.reduce((best, log) =>
+      Math.abs(log.logIndex - payment.logIndex) < Math.abs(best.logIndex - payment.logIndex) ? log : best,
+    );
     return nearest.logIndex;
   }
 
   /** Transfer logs of the watched tokens in from..to, halving the range while the RPC refuses it as too large. */
   private async transferLogs(from: bigint, to: bigint): Promise<GetLogsReturnType<typeof TRANSFER>> {
     try {
-      return await this.client.getLogs({ address: [...this.tokens.keys()] as `0x${string}`[], event: TRANSFER, fromBlock: from, toBlock: to });
+      return await this.client.getLogs({
+        address: [...this.tokens.keys()] as `0x${string}`[],
+        event: TRANSFER,
+        fromBlock: from,
+        toBlock: to,
+      });
     } catch (error) {
       if (to <= from || !isRangeTooLarge(error)) throw error;
       const middle = from + (to - from) / 2n;

@@ -29,7 +29,8 @@ function accountBytes(value: string): Uint8Array {
   const text = value.trim();
   if (/^(0x)?41[0-9a-fA-F]{40}$/.test(text)) return fromHex(text.replace(/^0x/, ''));
   if (/^0x[0-9a-fA-F]{40}$/.test(text)) return Uint8Array.of(PREFIX, ...fromHex(text.slice(2)));
-  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(text)) throw new TronAddressError(value, 'expected T… base58, 41… hex or 0x hex');
+  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(text))
+    throw new TronAddressError(value, 'expected T… base58, 41… hex or 0x hex');
   let payload: Uint8Array;
   try {
     payload = b58c.decode(text);

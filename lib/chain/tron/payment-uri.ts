@@ -18,7 +18,14 @@ export interface ParsedTronPaymentUri {
  * (the local `pay` helper and the tests; wallets take the address and amount, see docs/api.md).
  */
 export function parseTronPaymentUri(uri: string): ParsedTronPaymentUri {
-  const match = /^tron:(T[1-9A-HJ-NP-Za-km-z]{33})\?token=(T[1-9A-HJ-NP-Za-km-z]{33})&amount=(\d+(?:\.\d+)?)$/.exec(uri);
+  const match = /^tron:(T[1-9A-HJ-NP-Za-km-z]{33})\?token=(T[1-9A-HJ-NP-Za-km-z]{33})&amount=(\d+(?:\.\d+)?)$/.exec(
+    uri,
+  );
   if (!match) throw new Error(`not a Tron payment URI (tron:<T… wallet>?token=<T… contract>&amount=<decimal>): ${uri}`);
-  return { to: tronToBase58(match[1]!), token: tronToBase58(match[2]!), amount: match[3]!, units: toBaseUnits(match[3]!, CURRENCY_RULES.USDT.decimals) };
+  return {
+    to: tronToBase58(match[1]!),
+    token: tronToBase58(match[2]!),
+    amount: match[3]!,
+    units: toBaseUnits(match[3]!, CURRENCY_RULES.USDT.decimals),
+  };
 }

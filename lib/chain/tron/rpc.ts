@@ -60,7 +60,10 @@ export class TronRpcError extends Error {
 
   /** The range (exceed max block range, -32602) or the result (more than 10,000 logs, -32005) is too large. */
   get rangeTooLarge(): boolean {
-    return /exceed max block range|too many|exceed|more than/i.test(this.message) && (this.code === -32602 || this.code === -32005);
+    return (
+      /exceed max block range|too many|exceed|more than/i.test(this.message) &&
+      (this.code === -32602 || this.code === -32005)
+    );
   }
 }
 
@@ -141,7 +144,10 @@ export class TronRpc {
         lastFailure = new Error(`${method}: ${new URL(url).host} answered HTTP ${response.status}`);
         continue;
       }
-      const body = (await response.json().catch(() => null)) as { result?: T; error?: { code: number; message: string } } | null;
+      const body = (await response.json().catch(() => null)) as {
+        result?: T;
+        error?: { code: number; message: string };
+      } | null;
       if (!body) {
         lastFailure = new Error(`${method}: ${new URL(url).host} answered something that is not JSON`);
         continue;
@@ -171,17 +177,25 @@ export class TronRpc {
 
   async logs(filter: LogFilter): Promise<TronLog[]> {
     const raw = await this.request<RawLog[]>('eth_getLogs', [
-      { address: filter.addresses, topics: filter.topics, fromBlock: hex(filter.fromBlock), toBlock: hex(filter.toBlock) },
+      {
+        address: filter.addresses,
+        topics: filter.topics,
+        fromBlock: hex(filter.fromBlock),
+        toBlock: hex(filter.toBlock),
+      },
     ]);
     return raw.map(toLog);
   }
 
   /** Null when the node knows no such transaction (not included, or reorganised away). */
   async receipt(txHash: string): Promise<TronReceipt | null> {
-    const raw = await this.request<{ transactionHash: string; blockNumber: string; blockHash: string; status: string; logs: RawLog[] } | null>(
-      'eth_getTransactionReceipt',
-      [txHash.startsWith('0x') ? txHash : `0x${txHash}`],
-    );
+    const raw = await this.request<{
+      transactionHash: string;
+      blockNumber: string;
+      blockHash: string;
+      status: string;
+      logs: RawLog[];
+    } | null>('eth_getTransactionReceipt', [txHash.startsWith('0x') ? txHash : `0x${txHash}`]);
     if (!raw) return null;
     return {
       transactionHash: raw.transactionHash.toLowerCase(),

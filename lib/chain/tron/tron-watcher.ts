@@ -27,7 +27,9 @@ export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
 export const TRON_MAX_LOG_RANGE = 5000;
 
 /** The currencies offered on tron (docs/api.md): TRC-20 tokens only, TRX itself is not a payment asset here. */
-const TRC20_CURRENCIES = (Object.keys(CURRENCY_RULES) as Currency[]).filter((currency) => currency !== 'ETH' && currency !== 'BTC' && CURRENCY_RULES[currency].networks.includes('tron'));
+const TRC20_CURRENCIES = (Object.keys(CURRENCY_RULES) as Currency[]).filter(
+  (currency) => currency !== 'ETH' && currency !== 'BTC' && CURRENCY_RULES[currency].networks.includes('tron'),
+);
 
 export interface TronWatcherOptions {
   /** Blocks per eth_getLogs call and per committed chunk (at most 5,000; halved while the node refuses). */
@@ -45,7 +47,9 @@ export class TronChainIdMismatchError extends Error {
     readonly expected: number,
     readonly reported: number,
   ) {
-    super(`refusing to watch tron: the RPC reports chain id 0x${reported.toString(16)}, CHAIN_ID_TRON is 0x${expected.toString(16)} (${expected})`);
+    super(
+      `refusing to watch tron: the RPC reports chain id 0x${reported.toString(16)}, CHAIN_ID_TRON is 0x${expected.toString(16)} (${expected})`,
+    );
     this.name = 'TronChainIdMismatchError';
   }
 }
@@ -55,7 +59,6 @@ const txid = (hash: string) => hash.toLowerCase().replace(/^0x/, '');
 const transferKey = (hash: string, logIndex: number) => `${txid(hash)}:${logIndex}`;
 /** The address in an indexed topic (its last 20 bytes), as base58. */
 const topicAddress = (topic: string) => tronToBase58(`0x${topic.slice(-40)}`);
-
 
 /**
  * Watches Tron through TRON's Ethereum-compatible JSON-RPC: the Transfer logs of the configured TRC-20 contracts
@@ -130,7 +133,13 @@ export class TronWatcher implements ChainWatcher {
     const back = cursor.block > depth ? cursor.block - depth : 0n;
     const target = back < head ? back : head;
     const rewound = { ...cursor, block: target, hash: await this.hashOf(target) };
-    this.options.log?.({ level: 'warn', event: 'chain_reorg', network: this.network, from_block: String(cursor.block), to_block: String(target) });
+    this.options.log?.({
+      level: 'warn',
+      event: 'chain_reorg',
+      network: this.network,
+      from_block: String(cursor.block),
+      to_block: String(target),
+    });
     await rewindCursor(rewound);
     await this.applyRereads(await this.reread(await pendingPayments(this.network, { from: target + 1n })), false);
     return rewound;
@@ -140,7 +149,12 @@ export class TronWatcher implements ChainWatcher {
   private async transferLogs(from: bigint, to: bigint): Promise<TronLog[]> {
     if (this.tokens.size === 0) return [];
     try {
-      return await this.rpc.logs({ addresses: [...this.tokens.keys()], topics: [TRANSFER_TOPIC], fromBlock: from, toBlock: to });
+      return await this.rpc.logs({
+        addresses: [...this.tokens.keys()],
+        topics: [TRANSFER_TOPIC],
+        fromBlock: from,
+        toBlock: to,
+      });
     } catch (error) {
       if (to <= from || !(error instanceof TronRpcError && error.rangeTooLarge)) throw error;
       const middle = from + (to - from) / 2n;
@@ -156,7 +170,9 @@ export class TronWatcher implements ChainWatcher {
     const after = await this.hashOf(to);
     if (before !== after) throw new Error(`tron: block ${to} changed while blocks ${from}..${to} were read`);
     // Recipients are matched in hex (the log's own form): no conversion for the many transfers to other accounts.
-    const wallets = new Map([...(await tronWalletAddresses())].map((address) => [tronToHex(address).slice(2), address]));
+    const wallets = new Map(
+      [...(await tronWalletAddresses())].map((address) => [tronToHex(address).slice(2), address]),
+    );
     const times = new Map<bigint, number>();
     const transfers: Transfer[] = [];
     for (const log of logs) {
@@ -166,12 +182,14 @@ export class TronWatcher implements ChainWatcher {
       const value = BigInt(log.data === '0x' ? 0 : log.data);
       // Zero-value transfers are address-poisoning spam, never a payment.
       if (!to_ || value === 0n) continue;
-      if (log.blockNumber === to && log.blockHash !== after) throw new Error(`tron: block ${to} changed while being read`);
+      if (log.blockNumber === to && log.blockHash !== after)
+        throw new Error(`tron: block ${to} changed while being read`);
       let time = log.blockTimestamp ?? times.get(log.blockNumber);
       if (time === undefined) {
         // A node without blockTimestamp in its logs: the block is read, once.
         const block = await this.rpc.block(log.blockNumber);
-        if (!block || block.hash !== log.blockHash) throw new Error(`tron: block ${log.blockNumber} changed while being read`);
+        if (!block || block.hash !== log.blockHash)
+          throw new Error(`tron: block ${log.blockNumber} changed while being read`);
         time = block.timestamp;
       }
       times.set(log.blockNumber, time);
@@ -209,7 +227,12 @@ export class TronWatcher implements ChainWatcher {
       } catch (error) {
         if (!(error instanceof TronRpcError && (error.code === -32602 || error.code === -32601))) throw error;
         this.finalizedTag = false;
-        this.options.log?.({ level: 'warn', event: 'tron_no_finalized_tag', network: this.network, confirmations: this.confirmations });
+        this.options.log?.({
+          level: 'warn',
+          event: 'tron_no_finalized_tag',
+          network: this.network,
+          confirmations: this.confirmations,
+        });
       }
     }
     return byDepth;
@@ -223,24 +246,36 @@ export class TronWatcher implements ChainWatcher {
     if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-
   /**
    * Re-reads pending payments: their Transfer logs again, one eth_getLogs per span of blocks (a log exists only
    * for a successful transaction, so the same log in a block of the same hash is the receipt re-read); whatever
    * is not found there, its receipt: none or failed → gone, another block → moved, same block → same.
    */
   private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
-    return applyRereads(this.network, verdicts, confirm ? { confirmations: this.confirmations } : null, this.options.log);
+    return applyRereads(
+      this.network,
+      verdicts,
+      confirm ? { confirmations: this.confirmations } : null,
+      this.options.log,
+    );
   }
 
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
-    for (const [from, to] of blockSpans(payments.map((payment) => payment.blockNumber), this.maxRange)) {
+    for (const [from, to] of blockSpans(
+      payments.map((payment) => payment.blockNumber),
+      this.maxRange,
+    )) {
       const logs = await this.transferLogs(from, to);
-      const found = new Map(logs.filter((log) => !log.removed).map((log) => [transferKey(log.transactionHash, log.logIndex), log.blockHash]));
+      const found = new Map(
+        logs
+          .filter((log) => !log.removed)
+          .map((log) => [transferKey(log.transactionHash, log.logIndex), log.blockHash]),
+      );
       for (const payment of payments) {
         if (payment.blockNumber < from || payment.blockNumber > to) continue;
-        if (found.get(transferKey(payment.txHash, payment.logIndex)) === payment.blockHash) verdicts.set(payment, { kind: 'same' });
+        if (found.get(transferKey(payment.txHash, payment.logIndex)) === payment.blockHash)
+          verdicts.set(payment, { kind: 'same' });
       }
     }
     const rest = payments.filter((payment) => !verdicts.has(payment));
@@ -268,7 +303,9 @@ export class TronWatcher implements ChainWatcher {
         BigInt(log.data) === units,
     );
     if (candidates.length === 0) return { kind: 'gone' };
-    const nearest = candidates.reduce((best, log) => (Math.abs(log.logIndex - payment.logIndex) < Math.abs(best.logIndex - payment.logIndex) ? log : best));
+    const nearest = candidates.reduce((best, log) =>
+      Math.abs(log.logIndex - payment.logIndex) < Math.abs(best.logIndex - payment.logIndex) ? log : best,
+    );
     return { kind: 'moved', number: receipt.blockNumber, hash: receipt.blockHash, logIndex: nearest.logIndex };
   }
 }

@@ -29,7 +29,9 @@ function set(workspaceId: string, input: SetWalletInput) {
 
 /** The owner of `workspaceId` at the given moment, as settlement attributes a payment. */
 async function holderAt(network: string, address: string, at: Date): Promise<string | null> {
-  const [row] = await db().$queryRaw<Array<{ holder: string | null }>>`SELECT wallet_workspace_at(${network}, ${address}, ${at}) AS holder`;
+  const [row] = await db().$queryRaw<
+    Array<{ holder: string | null }>
+  >`SELECT wallet_workspace_at(${network}, ${address}, ${at}) AS holder`;
   return row?.holder ?? null;
 }
 
@@ -45,23 +47,37 @@ describe('an address is the wallet of one workspace per network unless another p
       message: expect.stringContaining(walletClaimMessage(bobWs, 'ethereum', alice.address)),
     });
     // Another spelling of the same address is the same address.
-    await expect(set(bobWs, { network: 'ethereum', address: alice.address.toLowerCase() })).rejects.toMatchObject({ code: 'wallet_address_claimed' });
+    await expect(set(bobWs, { network: 'ethereum', address: alice.address.toLowerCase() })).rejects.toMatchObject({
+      code: 'wallet_address_claimed',
+    });
     // A signature by another key, or Alice's signature for another workspace (replayed), proves nothing.
     const mallory = privateKeyToAccount(generatePrivateKey());
     await expect(
-      set(bobWs, { network: 'ethereum', address: alice.address, signature: await mallory.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) }) }),
+      set(bobWs, {
+        network: 'ethereum',
+        address: alice.address,
+        signature: await mallory.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) }),
+      }),
     ).rejects.toMatchObject({ code: 'wallet_signature_invalid' });
     await expect(
-      set(bobWs, { network: 'ethereum', address: alice.address, signature: await alice.signMessage({ message: walletClaimMessage(aliceWs, 'ethereum', alice.address) }) }),
+      set(bobWs, {
+        network: 'ethereum',
+        address: alice.address,
+        signature: await alice.signMessage({ message: walletClaimMessage(aliceWs, 'ethereum', alice.address) }),
+      }),
     ).rejects.toMatchObject({ code: 'wallet_signature_invalid' });
-    expect(await db().wallet.findUnique({ where: { workspaceId_network: { workspaceId: bobWs, network: 'ethereum' } } })).toBeNull();
+    expect(
+      await db().wallet.findUnique({ where: { workspaceId_network: { workspaceId: bobWs, network: 'ethereum' } } }),
+    ).toBeNull();
     // Other networks are separate: the same address on polygon is free.
     await set(bobWs, { network: 'polygon', address: alice.address });
 
     // With the key's signature of the message naming Bob's workspace: accepted, audited as proved.
     const signature = await alice.signMessage({ message: walletClaimMessage(bobWs, 'ethereum', alice.address) });
     await set(bobWs, { network: 'ethereum', address: alice.address, signature });
-    const audit = await db().auditLog.findFirstOrThrow({ where: { workspaceId: bobWs, action: 'wallet.set', target: 'network ethereum' } });
+    const audit = await db().auditLog.findFirstOrThrow({
+      where: { workspaceId: bobWs, action: 'wallet.set', target: 'network ethereum' },
+    });
     expect(audit.details).toMatchObject({ proved_control: true });
   });
 
@@ -72,7 +88,11 @@ describe('an address is the wallet of one workspace per network unless another p
     await set(squatter, { network: 'base', address: owner.address });
     const beforeClaim = new Date();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await set(rightful, { network: 'base', address: owner.address, signature: await owner.signMessage({ message: walletClaimMessage(rightful, 'base', owner.address) }) });
+    await set(rightful, {
+      network: 'base',
+      address: owner.address,
+      signature: await owner.signMessage({ message: walletClaimMessage(rightful, 'base', owner.address) }),
+    });
     const key = owner.address.toLowerCase();
     expect(await holderAt('base', key, beforeClaim)).toBe(squatter);
     expect(await holderAt('base', key, new Date())).toBe(rightful);
@@ -94,9 +114,16 @@ describe('an address is the wallet of one workspace per network unless another p
   it('two workspaces racing for one address: exactly one gets it unproven', async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const [a, b] = [await workspace(), await workspace()];
-    const results = await Promise.allSettled([set(a, { network: 'ethereum', address }), set(b, { network: 'ethereum', address })]);
+    const results = await Promise.allSettled([
+      set(a, { network: 'ethereum', address }),
+      set(b, { network: 'ethereum', address }),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'wallet_address_claimed')).toHaveLength(1);
+    expect(
+      results.filter(
+        (r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'wallet_address_claimed',
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -122,7 +149,9 @@ describe('per-family verifiers', () => {
     const signature = await account.signMessage({ message: 'hello' });
     expect(await evm.verify({ address: account.address, message: 'hello', signature })).toBe(true);
     expect(await evm.verify({ address: account.address, message: 'hello!', signature })).toBe(false);
-    expect(await evm.verify({ address: account.address, message: 'hello', signature: `0x${'00'.repeat(65)}` })).toBe(false);
+    expect(await evm.verify({ address: account.address, message: 'hello', signature: `0x${'00'.repeat(65)}` })).toBe(
+      false,
+    );
     expect(OWNERSHIP_VERIFIERS.bitcoin).toBeUndefined();
   });
 });

@@ -18,15 +18,19 @@ export function walletAddressKey(network: Network, address: string): string {
   return NETWORK_FAMILY[network] === 'evm' ? address.toLowerCase() : address;
 }
 
-
 /** Checks a claim's signature; true when valid, false when none was given; refuses an invalid one. */
-export async function verifyWalletClaim(workspaceId: string, network: Network, address: string, signature: string | undefined): Promise<boolean> {
+export async function verifyWalletClaim(
+  workspaceId: string,
+  network: Network,
+  address: string,
+  signature: string | undefined,
+): Promise<boolean> {
   if (!signature) return false;
   const verifier = OWNERSHIP_VERIFIERS[NETWORK_FAMILY[network]];
   const message = walletClaimMessage(workspaceId, network, address);
   if (!verifier || !(await verifier.verify({ address, message, signature }))) {
     const text = verifier
-      ? 'The signature does not prove control of this address: it must be the address\'s signature of the message shown.'
+      ? "The signature does not prove control of this address: it must be the address's signature of the message shown."
       : `Signed claims are not supported for ${network} yet.`;
     throw new AppError('wallet_signature_invalid', text, { errors: [{ path: 'signature', message: text }] });
   }
@@ -46,7 +50,9 @@ export async function assignWallet(
   const { workspaceId, network, address, verified, byOperator } = input;
   const key = walletAddressKey(network, address);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`wallet:${network}:${key}`}, 0))`;
-  const holders = await tx.walletAssignment.count({ where: { network, addressKey: key, validTo: null, workspaceId: { not: workspaceId } } });
+  const holders = await tx.walletAssignment.count({
+    where: { network, addressKey: key, validTo: null, workspaceId: { not: workspaceId } },
+  });
   // The operator (admin CLI, no portal user) is trusted as for step-up: it may assign a shared address knowingly.
   if (holders > 0 && !verified && !byOperator) {
     const verifier = OWNERSHIP_VERIFIERS[NETWORK_FAMILY[network]];
@@ -55,16 +61,27 @@ export async function assignWallet(
       : `This ${network} wallet is already used by another workspace, and proof of control for ${network} is not available yet.`;
     throw new AppError('wallet_address_claimed', text, { errors: [{ path: 'signature', message: text }] });
   }
-  const open = await tx.walletAssignment.findFirst({ where: { workspaceId, network, validTo: null }, select: { id: true, addressKey: true, verifiedAt: true } });
+  const open = await tx.walletAssignment.findFirst({
+    where: { workspaceId, network, validTo: null },
+    select: { id: true, addressKey: true, verifiedAt: true },
+  });
   if (open?.addressKey === key) {
-    if (verified && !open.verifiedAt) await tx.walletAssignment.update({ where: { id: open.id }, data: { verifiedAt: now } });
+    if (verified && !open.verifiedAt)
+      await tx.walletAssignment.update({ where: { id: open.id }, data: { verifiedAt: now } });
     return;
   }
   await endWalletAssignment(tx, workspaceId, network, now);
-  await tx.walletAssignment.create({ data: { workspaceId, network, addressKey: key, verifiedAt: verified ? now : null, validFrom: now } });
+  await tx.walletAssignment.create({
+    data: { workspaceId, network, addressKey: key, verifiedAt: verified ? now : null, validFrom: now },
+  });
 }
 
 /** The workspace's wallet on the network ends now (changed or removed): later payments are no longer its own. */
-export async function endWalletAssignment(tx: Prisma.TransactionClient, workspaceId: string, network: Network, now: Date): Promise<void> {
+export async function endWalletAssignment(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  network: Network,
+  now: Date,
+): Promise<void> {
   await tx.walletAssignment.updateMany({ where: { workspaceId, network, validTo: null }, data: { validTo: now } });
 }

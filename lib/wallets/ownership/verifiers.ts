@@ -24,7 +24,8 @@ export interface OwnershipVerifier {
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 const evm: OwnershipVerifier = {
-  howToSign: 'Sign it with the address\'s key as a personal message (EIP-191 personal_sign, "Sign message" in MetaMask, Rabby, Ledger Live …)',
+  howToSign:
+    'Sign it with the address\'s key as a personal message (EIP-191 personal_sign, "Sign message" in MetaMask, Rabby, Ledger Live …)',
   async verify({ address, message, signature }) {
     if (!SIGNATURE.test(signature)) return false;
     try {
@@ -41,7 +42,9 @@ export const TRON_MESSAGE_PREFIX = '\x19TRON Signed Message:\n';
 /** TronWeb's hashMessage (signMessageV2): keccak-256 of the prefix, the message's byte length and the message. */
 export function tronMessageHash(message: string): Hex {
   const bytes = stringToBytes(message);
-  return bytesToHex(keccak_256(concatBytes([stringToBytes(TRON_MESSAGE_PREFIX), stringToBytes(String(bytes.length)), bytes])));
+  return bytesToHex(
+    keccak_256(concatBytes([stringToBytes(TRON_MESSAGE_PREFIX), stringToBytes(String(bytes.length)), bytes])),
+  );
 }
 
 /** A 0x EVM address as the Tron base58check address of the same key. */

@@ -39,7 +39,9 @@ async function forward(url: string, secret: string, event: Event, signal: AbortS
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'crypto-invoicing-listen', ...headers },
       body,
-      signal: AbortSignal.any ? AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]) : AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      signal: AbortSignal.any
+        ? AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)])
+        : AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     });
     await response.arrayBuffer().catch(() => undefined);
     return `[${response.status}] (${Date.now() - started} ms)`;
@@ -72,8 +74,13 @@ export async function listen(options: ListenOptions): Promise<void> {
   const environment = me.key.environment;
   const stateFile = options.stateFile ?? defaultStateFile(workspaceId, environment);
   let state: ListenState | null = readState(stateFile);
-  if (state && (state.workspaceId !== workspaceId || state.environment !== environment || state.baseUrl !== client.baseUrl)) {
-    throw new Error(`${stateFile} belongs to ${state.workspaceId} (${state.environment}) on ${state.baseUrl}; pass another --state-file`);
+  if (
+    state &&
+    (state.workspaceId !== workspaceId || state.environment !== environment || state.baseUrl !== client.baseUrl)
+  ) {
+    throw new Error(
+      `${stateFile} belongs to ${state.workspaceId} (${state.environment}) on ${state.baseUrl}; pass another --state-file`,
+    );
   }
   if (!state) {
     // First start: forward what happens from now on. The newest page marks where "now" is.
@@ -86,13 +93,19 @@ export async function listen(options: ListenOptions): Promise<void> {
       environment,
       secret: webhooks.generateSecret(),
       cursor: head?.created_at ?? null,
-      seen: head ? newest.data.filter((event) => time(event) >= time(head) - LOOKBACK_MS).map(({ id, created_at }) => ({ id, created_at })) : [],
+      seen: head
+        ? newest.data
+            .filter((event) => time(event) >= time(head) - LOOKBACK_MS)
+            .map(({ id, created_at }) => ({ id, created_at }))
+        : [],
     };
     writeState(stateFile, state);
   }
   const current = state;
   log(`Your webhook signing secret is ${current.secret} (kept in ${stateFile})`);
-  log(`Polling uses this key's monthly allowance: ${me.usage.monthly_requests} of ${me.usage.monthly_limit} requests used this month.`);
+  log(
+    `Polling uses this key's monthly allowance: ${me.usage.monthly_requests} of ${me.usage.monthly_limit} requests used this month.`,
+  );
   log(
     `Ready! Forwarding ${options.types.length ? options.types.join(', ') : 'all'} events of ${workspaceId} (${environment}) to ${options.forwardTo}` +
       (current.cursor ? `, after ${current.cursor}` : '') +
@@ -125,7 +138,9 @@ export async function listen(options: ListenOptions): Promise<void> {
         // Stopped during this delivery: it is not recorded, so the next run sends it again (receivers de-duplicate
         // on webhook-id, the event id).
         if (signal.aborted) break;
-        log(`${new Date().toISOString()}  ${event.type.padEnd(24)} ${event.id}  --> POST ${options.forwardTo} ${outcome}`);
+        log(
+          `${new Date().toISOString()}  ${event.type.padEnd(24)} ${event.id}  --> POST ${options.forwardTo} ${outcome}`,
+        );
       }
       current.seen.push({ id: event.id, created_at: event.created_at });
       if (!current.cursor || time(event) > Date.parse(current.cursor)) current.cursor = event.created_at;

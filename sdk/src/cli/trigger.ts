@@ -24,15 +24,21 @@ export const TRIGGERS: Record<string, (client: Client, log: (line: string) => vo
 };
 
 async function created(client: Client, log: (line: string) => void, trigger: string): Promise<Invoice> {
-  const invoice = await client.invoices.create({ ...BASE_INVOICE, description: `Triggered by the CLI (${trigger})`, metadata: { trigger } });
+  const invoice = await client.invoices.create({
+    ...BASE_INVOICE,
+    description: `Triggered by the CLI (${trigger})`,
+    metadata: { trigger },
+  });
   log(`Created test invoice ${invoice.id} (${invoice.amount} ${invoice.currency} on ${invoice.network})`);
   return invoice;
 }
 
 export async function trigger(client: Client, type: string, log: (line: string) => void): Promise<void> {
   const run = TRIGGERS[type];
-  if (!run) throw new Error(`Cannot trigger ${JSON.stringify(type)}. Triggerable events: ${Object.keys(TRIGGERS).join(', ')}`);
+  if (!run)
+    throw new Error(`Cannot trigger ${JSON.stringify(type)}. Triggerable events: ${Object.keys(TRIGGERS).join(', ')}`);
   const me = await client.me();
-  if (me.key.environment !== 'test') throw new Error('trigger needs a test_ key: it creates invoices and simulates their payment in test mode');
+  if (me.key.environment !== 'test')
+    throw new Error('trigger needs a test_ key: it creates invoices and simulates their payment in test mode');
   await run(client, log);
 }

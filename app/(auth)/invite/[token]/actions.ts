@@ -18,17 +18,24 @@ export const acceptInvitationAction = withSignedInUser(z.object({ token: Token }
   redirect('/');
 });
 
-export type InviteSignUpResult = { ok: true; email: string } | { ok: false; error: string; fieldErrors?: Record<string, string> };
+export type InviteSignUpResult =
+  { ok: true; email: string } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
 /**
  * Signs up through an invitation (no session yet): the email is the invitation's, never the form's. The form then
  * signs in with the password just typed.
  */
 export async function signUpFromInvitation(formData: FormData): Promise<InviteSignUpResult> {
-  const form = z.object({ token: Token, password: z.string().max(1024) }).safeParse({ token: formData.get('token'), password: formData.get('password') ?? '' });
+  const form = z
+    .object({ token: Token, password: z.string().max(1024) })
+    .safeParse({ token: formData.get('token'), password: formData.get('password') ?? '' });
   if (!form.success) return { ok: false, error: 'This invitation link is not valid' };
   try {
-    const created = await signUpWithInvitation(form.data.token, form.data.password, clientAddress((await headers()).get('x-forwarded-for')));
+    const created = await signUpWithInvitation(
+      form.data.token,
+      form.data.password,
+      clientAddress((await headers()).get('x-forwarded-for')),
+    );
     return { ok: true, email: created.email };
   } catch (error) {
     if (isAppError(error)) {

@@ -33,7 +33,9 @@ export function InviteSignUpForm({ token, email }: { token: string; email: strin
       <input type="hidden" name="token" value={token} />
       <div>
         <p className="text-sm font-medium">Email</p>
-        <p className="mt-1 break-all text-sm" data-testid="invited-email">{email}</p>
+        <p className="mt-1 break-all text-sm" data-testid="invited-email">
+          {email}
+        </p>
       </div>
       <TextField
         name="password"
@@ -55,7 +57,11 @@ export function InviteSignUpForm({ token, email }: { token: string; email: strin
 
 export function SignOutAndReturn({ returnTo }: { returnTo: string }) {
   return (
-    <button type="button" className={`${buttonClass.secondary} w-full`} onClick={() => void signOut({ callbackUrl: `/signin?callbackUrl=${encodeURIComponent(returnTo)}` })}>
+    <button
+      type="button"
+      className={`${buttonClass.secondary} w-full`}
+      onClick={() => void signOut({ callbackUrl: `/signin?callbackUrl=${encodeURIComponent(returnTo)}` })}
+    >
       Sign out, then sign in with the invited email
     </button>
   );

@@ -55,8 +55,9 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         {intro}
         <div className="mt-4" data-testid="wrong-account">
           <Notice tone="warning" title="This invitation is for another email">
-            You are signed in as <span className="break-all font-semibold">{ownEmail || user.email || 'an account without an email'}</span>. The invitation works only for{' '}
-            <span className="break-all font-semibold">{invitation.email}</span>.
+            You are signed in as{' '}
+            <span className="break-all font-semibold">{ownEmail || user.email || 'an account without an email'}</span>.
+            The invitation works only for <span className="break-all font-semibold">{invitation.email}</span>.
           </Notice>
         </div>
         <div className="mt-4 space-y-3">
@@ -81,7 +82,10 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       <>
         {intro}
         <p className="mt-4 text-sm">You already have an account with this email: sign in to accept.</p>
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(here)}`} className="mt-4 block rounded-md bg-indigo-600 px-3 py-2 text-center text-sm font-semibold text-white hover:bg-indigo-500">
+        <Link
+          href={`/signin?callbackUrl=${encodeURIComponent(here)}`}
+          className="mt-4 block rounded-md bg-indigo-600 px-3 py-2 text-center text-sm font-semibold text-white hover:bg-indigo-500"
+        >
           Sign in as {invitation.email}
         </Link>
       </>

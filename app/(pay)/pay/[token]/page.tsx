@@ -37,7 +37,12 @@ function Receipt({ invoice, receipt }: { invoice: HostedInvoice; receipt: Hosted
           <dt className="text-slate-600">Amount paid</dt>
           <dd className="font-semibold" data-testid="receipt-amount">
             {receipt.amountPaid} {invoice.currency}
-            {invoice.price ? <span className="font-normal text-slate-700"> ({formatFiat(invoice.price.amount, invoice.price.currency)})</span> : null}
+            {invoice.price ? (
+              <span className="font-normal text-slate-700">
+                {' '}
+                ({formatFiat(invoice.price.amount, invoice.price.currency)})
+              </span>
+            ) : null}
           </dd>
         </div>
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
@@ -61,7 +66,12 @@ function Receipt({ invoice, receipt }: { invoice: HostedInvoice; receipt: Hosted
               <>
                 <code className="block break-all font-mono text-xs">{transaction.hash}</code>
                 {transaction.explorerUrl ? (
-                  <a href={transaction.explorerUrl} target="_blank" rel="noopener noreferrer" className="mt-1 inline-block text-indigo-700 underline print:hidden">
+                  <a
+                    href={transaction.explorerUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="mt-1 inline-block text-indigo-700 underline print:hidden"
+                  >
                     View on {explorerName(transaction.explorerUrl)}
                     <span className="sr-only"> (opens in a new tab)</span>
                   </a>
@@ -111,7 +121,10 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   return (
     <main className="mx-auto w-full max-w-lg px-4 py-8">
       {test ? (
-        <p className="mb-4 rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900" data-testid="test-banner">
+        <p
+          className="mb-4 rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900"
+          data-testid="test-banner"
+        >
           Test invoice — do not send funds. Nothing sent to this address will be credited.
         </p>
       ) : null}
@@ -124,7 +137,8 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         </h1>
         {invoice.price ? (
           <p className="mt-1 text-slate-800" data-testid="price">
-            <span className="font-semibold">{formatFiat(invoice.price.amount, invoice.price.currency)}</span> = {invoice.amount} {invoice.currency}
+            <span className="font-semibold">{formatFiat(invoice.price.amount, invoice.price.currency)}</span> ={' '}
+            {invoice.amount} {invoice.currency}
             {payable ? (
               <>
                 , rate locked until <LocalTime value={invoice.expires_at} />
@@ -132,7 +146,11 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             ) : null}
           </p>
         ) : null}
-        {invoice.description ? <p className="mt-1 break-words text-slate-700" data-testid="description">{invoice.description}</p> : null}
+        {invoice.description ? (
+          <p className="mt-1 break-words text-slate-700" data-testid="description">
+            {invoice.description}
+          </p>
+        ) : null}
         <p className="mt-1 text-sm text-slate-700">
           on <span data-testid="network">{invoice.networkName}</span>
         </p>
@@ -151,55 +169,61 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           }}
         >
           {payable ? (
-          <section aria-label="Payment details" className="mt-5 space-y-4" data-testid="payment-details">
-            <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="warning">
-              {bitcoin
-                ? 'Send only BTC on the Bitcoin network, to this invoice\'s own address below: any other asset or network is lost. Several payments add up.'
-                : `Send only ${invoice.currency} on ${invoice.networkName}, exactly the amount below: any other asset or network is lost.`}
-            </p>
-            <div>
-              <h2 className="text-sm font-semibold text-slate-700">{invoice.amount_due !== null ? 'Amount still due' : 'Exact amount to send'}</h2>
-              <div className="mt-1 flex flex-wrap items-center gap-2">
-                <code className="break-all font-mono text-lg" data-testid="pay-amount">
-                  {invoice.payAmount}
-                </code>
-                <span className="font-mono text-lg">{invoice.currency}</span>
-                <CopyButton value={invoice.payAmount} label="Copy amount" />
-              </div>
-            </div>
-            <div>
-              <h2 className="text-sm font-semibold text-slate-700">To this address</h2>
-              <div className="mt-1 flex flex-wrap items-center gap-2">
-                <code className="min-w-0 break-all font-mono text-sm" data-testid="pay-address">
-                  {invoice.payAddress}
-                </code>
-                <CopyButton value={invoice.payAddress} label="Copy address" />
-              </div>
-            </div>
-            <div
-              role="img"
-              aria-label={tron ? `QR code of the address ${invoice.payAddress}` : `QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`}
-              className="mx-auto w-56 max-w-full bg-white"
-              data-testid="qr"
-              data-payment-uri={invoice.paymentUri}
-              data-qr-text={qrText}
-              // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
-              dangerouslySetInnerHTML={{ __html: qr }}
-            />
-            {tron ? null : (
-              // EIP-681 / BIP-21: a wallet app on the payer's phone opens with address and amount filled in.
-              <a href={invoice.paymentUri} className={`${buttonClass.primary} w-full`} data-testid="open-in-wallet">
-                Open in wallet
-              </a>
-            )}
-            {tron ? (
-              <p className="text-sm text-slate-700" data-testid="tron-note">
-                The QR code holds the address only: Tron wallets (TronLink, Trust Wallet) do not read an amount from it. Choose USDT
-                (TRC-20) in your wallet, scan or paste the address, then copy the exact amount above. The transfer needs energy
-                or some TRX for its fee.
+            <section aria-label="Payment details" className="mt-5 space-y-4" data-testid="payment-details">
+              <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="warning">
+                {bitcoin
+                  ? "Send only BTC on the Bitcoin network, to this invoice's own address below: any other asset or network is lost. Several payments add up."
+                  : `Send only ${invoice.currency} on ${invoice.networkName}, exactly the amount below: any other asset or network is lost.`}
               </p>
-            ) : null}
-          </section>
+              <div>
+                <h2 className="text-sm font-semibold text-slate-700">
+                  {invoice.amount_due !== null ? 'Amount still due' : 'Exact amount to send'}
+                </h2>
+                <div className="mt-1 flex flex-wrap items-center gap-2">
+                  <code className="break-all font-mono text-lg" data-testid="pay-amount">
+                    {invoice.payAmount}
+                  </code>
+                  <span className="font-mono text-lg">{invoice.currency}</span>
+                  <CopyButton value={invoice.payAmount} label="Copy amount" />
+                </div>
+              </div>
+              <div>
+                <h2 className="text-sm font-semibold text-slate-700">To this address</h2>
+                <div className="mt-1 flex flex-wrap items-center gap-2">
+                  <code className="min-w-0 break-all font-mono text-sm" data-testid="pay-address">
+                    {invoice.payAddress}
+                  </code>
+                  <CopyButton value={invoice.payAddress} label="Copy address" />
+                </div>
+              </div>
+              <div
+                role="img"
+                aria-label={
+                  tron
+                    ? `QR code of the address ${invoice.payAddress}`
+                    : `QR code of the payment request: ${invoice.payAmount} ${invoice.currency} to ${invoice.payAddress}`
+                }
+                className="mx-auto w-56 max-w-full bg-white"
+                data-testid="qr"
+                data-payment-uri={invoice.paymentUri}
+                data-qr-text={qrText}
+                // The SVG is produced by the qrcode library from our own payment_uri: paths only, no script or text.
+                dangerouslySetInnerHTML={{ __html: qr }}
+              />
+              {tron ? null : (
+                // EIP-681 / BIP-21: a wallet app on the payer's phone opens with address and amount filled in.
+                <a href={invoice.paymentUri} className={`${buttonClass.primary} w-full`} data-testid="open-in-wallet">
+                  Open in wallet
+                </a>
+              )}
+              {tron ? (
+                <p className="text-sm text-slate-700" data-testid="tron-note">
+                  The QR code holds the address only: Tron wallets (TronLink, Trust Wallet) do not read an amount from
+                  it. Choose USDT (TRC-20) in your wallet, scan or paste the address, then copy the exact amount above.
+                  The transfer needs energy or some TRX for its fee.
+                </p>
+              ) : null}
+            </section>
           ) : null}
         </PayStatus>
         {invoice.receipt ? <Receipt invoice={invoice} receipt={invoice.receipt} /> : null}

@@ -38,7 +38,17 @@ function headline(state: HostedStatus): string {
  * The live part of the hosted page: the status (polled, announced to screen readers), the countdown, and the
  * payment details (children) only while the invoice can be paid — expired, cancelled and paid show none to copy.
  */
-export function PayStatus({ token, test, initial, children }: { token: string; test: boolean; initial: HostedStatus; children: ReactNode }) {
+export function PayStatus({
+  token,
+  test,
+  initial,
+  children,
+}: {
+  token: string;
+  test: boolean;
+  initial: HostedStatus;
+  children: ReactNode;
+}) {
   const [state, setState] = useState(initial);
   const [now, setNow] = useState(() => Date.now());
   const [simulating, setSimulating] = useState(false);
@@ -70,7 +80,8 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
   }, [open, token]);
 
   // A pending invoice whose time ran out reads as expired without waiting for the next poll.
-  const shown: HostedStatus = state.status === 'pending' && Date.parse(state.expires_at) <= now ? { ...state, status: 'expired' } : state;
+  const shown: HostedStatus =
+    state.status === 'pending' && Date.parse(state.expires_at) <= now ? { ...state, status: 'expired' } : state;
 
   async function simulate() {
     setSimulating(true);
@@ -86,7 +97,11 @@ export function PayStatus({ token, test, initial, children }: { token: string; t
 
   return (
     <>
-      <div className="mt-5 rounded-md border border-slate-200 px-3 py-3" data-testid="status" data-status={shown.status}>
+      <div
+        className="mt-5 rounded-md border border-slate-200 px-3 py-3"
+        data-testid="status"
+        data-status={shown.status}
+      >
         <p className="font-semibold" role="status" aria-live="polite">
           {headline(shown)}
         </p>

@@ -44,14 +44,38 @@ async function findInvoice(workspaceId: string, id: string) {
 function priceRows(invoice: InvoiceResource): Array<[string, React.ReactNode]> {
   if (invoice.price_amount === null || invoice.price_currency === null) return [];
   return [
-    ['Price', <span key="pr" data-testid="price">{`${formatFiat(invoice.price_amount, invoice.price_currency)} ${invoice.price_currency}`}</span>],
-    ['Locked rate', <span key="ra" className="font-mono text-xs" data-testid="rate">{`${invoice.rate} ${invoice.currency} per ${invoice.price_currency}`}</span>],
-    ['Rate source', <span key="rs" className="break-all font-mono text-xs" data-testid="rate-source">{invoice.rate_source}</span>],
+    [
+      'Price',
+      <span
+        key="pr"
+        data-testid="price"
+      >{`${formatFiat(invoice.price_amount, invoice.price_currency)} ${invoice.price_currency}`}</span>,
+    ],
+    [
+      'Locked rate',
+      <span
+        key="ra"
+        className="font-mono text-xs"
+        data-testid="rate"
+      >{`${invoice.rate} ${invoice.currency} per ${invoice.price_currency}`}</span>,
+    ],
+    [
+      'Rate source',
+      <span key="rs" className="break-all font-mono text-xs" data-testid="rate-source">
+        {invoice.rate_source}
+      </span>,
+    ],
     ['Rate observed', <LocalTime key="rt" value={invoice.rate_at} />],
   ];
 }
 
-export default async function InvoicePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function InvoicePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { workspace, role } = await requirePage('/invoices/[id]');
   const { id } = await params;
   const justCreated = (await searchParams).created === '1';
@@ -67,7 +91,10 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
     ['Environment', <EnvironmentBadge key="e" environment={invoice.environment} />],
     ['Amount', formatMoney(invoice.amount, invoice.currency)],
     ...priceRows(invoice),
-    ['Pay amount', <CopyableValue key="pa" value={formatCurrencyAmount(invoice.pay_amount, invoice.currency)} name="pay amount" />],
+    [
+      'Pay amount',
+      <CopyableValue key="pa" value={formatCurrencyAmount(invoice.pay_amount, invoice.currency)} name="pay amount" />,
+    ],
     ['Received', formatMoney(invoice.amount_received, invoice.currency)],
     ['Exception', invoice.payment_exception ? <StatusBadge key="x" status={invoice.payment_exception} /> : '—'],
     ['Network', invoice.network],
@@ -76,7 +103,11 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
       'Hosted page',
       invoice.hosted_url ? (
         <span key="h" className="inline-flex max-w-full flex-wrap items-center gap-2">
-          <a href={invoice.hosted_url} className="min-w-0 break-all font-mono text-xs text-indigo-700 underline" data-testid="hosted-url">
+          <a
+            href={invoice.hosted_url}
+            className="min-w-0 break-all font-mono text-xs text-indigo-700 underline"
+            data-testid="hosted-url"
+          >
             {invoice.hosted_url}
           </a>
           <CopyButton value={invoice.hosted_url} name="hosted link" size="sm" />
@@ -86,8 +117,22 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
       ),
     ],
     ['Payment URI', <CopyableValue key="u" value={invoice.payment_uri} name="payment URI" />],
-    ['Redirect URL', invoice.redirect_url ? <span key="r" className="break-all font-mono text-xs">{invoice.redirect_url}</span> : '—'],
-    ['Description', <span key="d" className="break-words">{invoice.description ?? '—'}</span>],
+    [
+      'Redirect URL',
+      invoice.redirect_url ? (
+        <span key="r" className="break-all font-mono text-xs">
+          {invoice.redirect_url}
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
+    [
+      'Description',
+      <span key="d" className="break-words">
+        {invoice.description ?? '—'}
+      </span>,
+    ],
     ['Order id', invoice.order_id ? <CopyableValue key="o" value={invoice.order_id} name="order id" /> : '—'],
     ['Created', <LocalTime key="c" value={invoice.created_at} />],
     ['Expires', <LocalTime key="x" value={invoice.expires_at} />],
@@ -119,7 +164,9 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
         </Link>
       </PageHeader>
       <div className="space-y-6">
-        {justCreated ? <Notice tone="success">Invoice created. Send the payer the amount, network and pay address below.</Notice> : null}
+        {justCreated ? (
+          <Notice tone="success">Invoice created. Send the payer the amount, network and pay address below.</Notice>
+        ) : null}
         {isTest ? (
           invoice.status === 'paid' ? (
             <Notice tone="info" title="Test invoice — paid by a simulated payment">
@@ -133,7 +180,10 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
           )
         ) : null}
         <Card>
-          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]" data-testid="invoice-detail">
+          <dl
+            className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]"
+            data-testid="invoice-detail"
+          >
             {rows.map(([label, value]) => (
               <div key={label} className="contents">
                 <dt className="text-slate-600">{label}</dt>
@@ -144,29 +194,41 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
             ))}
           </dl>
           {Object.keys(invoice.metadata).length > 0 ? (
-            <pre className="mt-4 overflow-x-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(invoice.metadata, null, 2)}</pre>
+            <pre className="mt-4 overflow-x-auto rounded bg-slate-50 p-3 text-xs">
+              {JSON.stringify(invoice.metadata, null, 2)}
+            </pre>
           ) : null}
         </Card>
         <Card title="Payments">
           {invoice.payments.length === 0 ? (
             <p className="text-sm text-slate-600">
-              {invoice.environment === 'test' ? 'Test invoices are paid through the simulator, never on chain.' : 'No transfer to this invoice has been seen on chain yet.'}
+              {invoice.environment === 'test'
+                ? 'Test invoices are paid through the simulator, never on chain.'
+                : 'No transfer to this invoice has been seen on chain yet.'}
             </p>
           ) : (
             <DataTable columns={PAYMENT_COLUMNS} testId="invoice-payments">
               {invoice.payments.map((payment) => (
                 <tr key={payment.id} data-payment={payment.id}>
                   <Td label="Transaction">
-                    <TxHash hash={payment.tx_hash} explorerUrl={explorerTxUrl(payment.network, payment.tx_hash)} network={payment.network} />
+                    <TxHash
+                      hash={payment.tx_hash}
+                      explorerUrl={explorerTxUrl(payment.network, payment.tx_hash)}
+                      network={payment.network}
+                    />
                   </Td>
-                  <Td label="Amount" className="whitespace-nowrap tabular-nums">{formatMoney(payment.amount, payment.currency)}</Td>
+                  <Td label="Amount" className="whitespace-nowrap tabular-nums">
+                    {formatMoney(payment.amount, payment.currency)}
+                  </Td>
                   <Td label="Status">
                     <StatusBadge status={payment.status} />
                   </Td>
                   <td data-label="Confirmations" className="px-3 py-2 text-right" data-field="confirmations">
                     {payment.confirmations}
                   </td>
-                  <Td label="Block" className="text-right">{payment.block_number}</Td>
+                  <Td label="Block" className="text-right">
+                    {payment.block_number}
+                  </Td>
                   <Td label="Detected" className="whitespace-nowrap">
                     <LocalTime value={payment.detected_at} />
                   </Td>
@@ -176,15 +238,24 @@ export default async function InvoicePage({ params, searchParams }: { params: Pr
           )}
         </Card>
         <Card title="Timeline">
-          <Timeline entries={timeline} canOpenWebhooks={can(role, 'webhooks.read')} explorerUrls={Object.fromEntries(invoice.payments.map((p) => [p.id, explorerTxUrl(p.network, p.tx_hash)]))} />
+          <Timeline
+            entries={timeline}
+            canOpenWebhooks={can(role, 'webhooks.read')}
+            explorerUrls={Object.fromEntries(invoice.payments.map((p) => [p.id, explorerTxUrl(p.network, p.tx_hash)]))}
+          />
         </Card>
         <Card title="Actions">
           {!canChange ? (
-            <p className="text-sm text-slate-600">Your role can read this invoice; changing {invoice.environment} invoices is for {invoice.environment === 'live' ? 'Owners and Admins' : 'Owners, Admins and Developers'}.</p>
+            <p className="text-sm text-slate-600">
+              Your role can read this invoice; changing {invoice.environment} invoices is for{' '}
+              {invoice.environment === 'live' ? 'Owners and Admins' : 'Owners, Admins and Developers'}.
+            </p>
           ) : invoice.status === 'pending' ? (
             <InvoiceActions invoiceId={invoice.id} environment={invoice.environment} />
           ) : (
-            <p className="text-sm text-slate-600">Only pending invoices can be {isTest ? 'paid or cancelled' : 'cancelled'}; this one is {invoice.status}.</p>
+            <p className="text-sm text-slate-600">
+              Only pending invoices can be {isTest ? 'paid or cancelled' : 'cancelled'}; this one is {invoice.status}.
+            </p>
           )}
         </Card>
       </div>

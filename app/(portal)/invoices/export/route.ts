@@ -13,14 +13,20 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   const ctx = await requirePortalContext();
   if (!can(ctx.role, PAGE_PERMISSIONS['/invoices'])) {
-    return new Response('Your role cannot read this workspace\'s invoices.\n', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response("Your role cannot read this workspace's invoices.\n", {
+      status: 403,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
   const search = new URL(request.url).searchParams;
   const environment = search.get('env') === 'live' ? 'live' : 'test';
   const filters = parseInvoiceFilters(Object.fromEntries(search));
   if (!filters.success) {
     const message = filters.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n');
-    return new Response(`The filters are not valid:\n${message}\n`, { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response(`The filters are not valid:\n${message}\n`, {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
   const now = new Date();
   const chunks = invoiceCsvChunks({ workspaceId: ctx.workspace.id, environment }, filters.data, now);

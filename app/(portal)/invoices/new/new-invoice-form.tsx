@@ -34,7 +34,8 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
         <legend className="text-sm font-medium">Environment</legend>
         <div className="mt-2 flex flex-wrap gap-4 text-sm">
           <label className="flex items-center gap-2">
-            <input type="radio" name="environment" value="test" defaultChecked /> Test (simulated payments, test address)
+            <input type="radio" name="environment" value="test" defaultChecked /> Test (simulated payments, test
+            address)
           </label>
           {liveAllowed ? (
             <label className="flex items-center gap-2">
@@ -42,7 +43,9 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
             </label>
           ) : null}
         </div>
-        {liveAllowed ? null : <p className="mt-1 text-xs text-slate-600">Live invoices are for Owners and Admins of the workspace.</p>}
+        {liveAllowed ? null : (
+          <p className="mt-1 text-xs text-slate-600">Live invoices are for Owners and Admins of the workspace.</p>
+        )}
         <FieldError id="invoice-environment-error" message={errors.environment} />
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -54,13 +57,23 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
           placeholder="49.99"
           autoComplete="off"
           error={errors.amount ?? errors.price_amount ?? errors.price_currency}
-          hint={pricedIn === 'crypto' ? 'A decimal such as 49.99, in the currency below.' : `A price in ${pricedIn} such as 49.99, converted to the currency below at a rate locked for the invoice's life.`}
+          hint={
+            pricedIn === 'crypto'
+              ? 'A decimal such as 49.99, in the currency below.'
+              : `A price in ${pricedIn} such as 49.99, converted to the currency below at a rate locked for the invoice's life.`
+          }
         />
         <div>
           <label htmlFor="priced_in" className="block text-sm font-medium">
             Priced in
           </label>
-          <select id="priced_in" name="priced_in" value={pricedIn} onChange={(e) => setPricedIn(e.target.value as PricedIn)} className={selectClass}>
+          <select
+            id="priced_in"
+            name="priced_in"
+            value={pricedIn}
+            onChange={(e) => setPricedIn(e.target.value as PricedIn)}
+            className={selectClass}
+          >
             <option value="crypto">The currency below</option>
             <option value="USD">US dollars (USD)</option>
             <option value="EUR">Euros (EUR)</option>
@@ -79,7 +92,8 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
             onChange={(e) => {
               const next = e.target.value as Currency;
               setCurrency(next);
-              if (!CURRENCY_RULES[next].networks.includes(network as never)) setNetwork(CURRENCY_RULES[next].networks[0] ?? '');
+              if (!CURRENCY_RULES[next].networks.includes(network as never))
+                setNetwork(CURRENCY_RULES[next].networks[0] ?? '');
             }}
             aria-invalid={Boolean(errors.currency)}
             aria-describedby={errors.currency ? 'currency-error' : undefined}
@@ -115,13 +129,33 @@ export function NewInvoiceForm({ liveAllowed }: { liveAllowed: boolean }) {
           <FieldError id="network-error" message={errors.network} />
         </div>
       </div>
-      <TextField name="description" label="Description (optional)" maxLength={500} error={errors.description} hint="Shown to you and the payer, up to 500 characters." />
-      <TextField name="order_id" label="Order id (optional)" maxLength={128} autoComplete="off" error={errors.order_id} hint="Your own reference; the invoices page can search by it." />
+      <TextField
+        name="description"
+        label="Description (optional)"
+        maxLength={500}
+        error={errors.description}
+        hint="Shown to you and the payer, up to 500 characters."
+      />
+      <TextField
+        name="order_id"
+        label="Order id (optional)"
+        maxLength={128}
+        autoComplete="off"
+        error={errors.order_id}
+        hint="Your own reference; the invoices page can search by it."
+      />
       <div>
         <label htmlFor="expires_in" className="block text-sm font-medium">
           Expires after
         </label>
-        <select id="expires_in" name="expires_in" defaultValue={3600} className={selectClass} aria-invalid={Boolean(errors.expires_in)} aria-describedby={errors.expires_in ? 'expires_in-error' : undefined}>
+        <select
+          id="expires_in"
+          name="expires_in"
+          defaultValue={3600}
+          className={selectClass}
+          aria-invalid={Boolean(errors.expires_in)}
+          aria-describedby={errors.expires_in ? 'expires_in-error' : undefined}
+        >
           {EXPIRY_OPTIONS.map((option) => (
             <option key={option.seconds} value={option.seconds}>
               {option.label}

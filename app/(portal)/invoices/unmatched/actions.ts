@@ -13,8 +13,12 @@ const AttachForm = z.object({
   invoiceId: z.string().trim().regex(INVOICE_ID_PATTERN, 'An invoice id is inv_ followed by 24 letters and digits'),
 });
 
-export const attachUnmatchedPayment = withWorkspace({ permission: 'payments.attach' }, AttachForm, async (ctx, input) => {
-  const result = await attachPayment(ctx.workspace.id, input.paymentId, input.invoiceId);
-  revalidatePath('/invoices', 'layout');
-  return { invoiceId: input.invoiceId, ...result };
-});
+export const attachUnmatchedPayment = withWorkspace(
+  { permission: 'payments.attach' },
+  AttachForm,
+  async (ctx, input) => {
+    const result = await attachPayment(ctx.workspace.id, input.paymentId, input.invoiceId);
+    revalidatePath('/invoices', 'layout');
+    return { invoiceId: input.invoiceId, ...result };
+  },
+);

@@ -15,7 +15,13 @@ export function AttachForm({ paymentId }: { paymentId: string }) {
         Invoice id
       </label>
       <div className="flex flex-wrap gap-2">
-        <input id={field} name="invoiceId" required placeholder="inv_…" className={`${inputClass} w-64 font-mono text-xs`} />
+        <input
+          id={field}
+          name="invoiceId"
+          required
+          placeholder="inv_…"
+          className={`${inputClass} w-64 font-mono text-xs`}
+        />
         <button type="submit" className={buttonClass.secondary} disabled={pending}>
           Attach to invoice
         </button>

@@ -9,7 +9,13 @@ import { AttachForm } from './attach-form';
 
 export const metadata: Metadata = { title: 'Unmatched payments' };
 
-const COLUMNS = [{ label: 'Transaction' }, { label: 'Amount' }, { label: 'From' }, { label: 'Confirmed' }, { label: 'Attach' }];
+const COLUMNS = [
+  { label: 'Transaction' },
+  { label: 'Amount' },
+  { label: 'From' },
+  { label: 'Confirmed' },
+  { label: 'Attach' },
+];
 
 /** Confirmed transfers to this workspace's wallets that matched no invoice (wrong amount, too late, a repeat). */
 export default async function UnmatchedPaymentsPage() {
@@ -43,10 +49,10 @@ export default async function UnmatchedPaymentsPage() {
                 <td className="px-3 py-2">
                   <code className="break-all font-mono text-xs">{payment.from}</code>
                 </td>
-                <td className="px-3 py-2 whitespace-nowrap"><LocalTime value={payment.confirmedAt} /></td>
-                <td className="px-3 py-2">
-                  {mayAttach ? <AttachForm paymentId={payment.id} /> : null}
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <LocalTime value={payment.confirmedAt} />
                 </td>
+                <td className="px-3 py-2">{mayAttach ? <AttachForm paymentId={payment.id} /> : null}</td>
               </tr>
             ))}
           </DataTable>

@@ -22,16 +22,38 @@ export default async function RequestDetailPage({ params }: { params: Promise<{ 
     ['Time', <LocalTime key="t" value={row.createdAt} />],
     ['Environment', <EnvironmentBadge key="env" environment={row.environment} />],
     ['Method', <code key="m">{row.method}</code>],
-    ['Path', <code key="p" className="break-all">{row.path}</code>],
+    [
+      'Path',
+      <code key="p" className="break-all">
+        {row.path}
+      </code>,
+    ],
     ['Status', row.status],
     ['Duration', `${row.durationMs} ms`],
-    ['Key', <span key="k" className="break-words">{keyTargetText(key?.label ?? null, row.keyPrefix)}</span>],
-    ['Idempotency-Key', row.idempotencyKey ? <code key="i" className="break-all">{row.idempotencyKey}</code> : '—'],
+    [
+      'Key',
+      <span key="k" className="break-words">
+        {keyTargetText(key?.label ?? null, row.keyPrefix)}
+      </span>,
+    ],
+    [
+      'Idempotency-Key',
+      row.idempotencyKey ? (
+        <code key="i" className="break-all">
+          {row.idempotencyKey}
+        </code>
+      ) : (
+        '—'
+      ),
+    ],
     ['Client address', row.ip ?? '—'],
   ];
   return (
     <>
-      <PageHeader title={`Request ${row.requestId}`} description="What the request log keeps of one /v1 request: never the key's secret, the headers or the body." />
+      <PageHeader
+        title={`Request ${row.requestId}`}
+        description="What the request log keeps of one /v1 request: never the key's secret, the headers or the body."
+      />
       <Card>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]" data-testid="request-detail">
           {fields.map(([label, value]) => (

@@ -53,7 +53,8 @@ export function EndpointControls({ endpointId, url, enabled }: { endpointId: str
       </div>
       {testState?.ok ? (
         <Notice tone="success">
-          Test event <code className="font-mono">{testState.data.eventId}</code> queued: it appears in the delivery log below.
+          Test event <code className="font-mono">{testState.data.eventId}</code> queued: it appears in the delivery log
+          below.
         </Notice>
       ) : null}
       <ActionError state={testState} />
@@ -65,8 +66,8 @@ export function EndpointControls({ endpointId, url, enabled }: { endpointId: str
         <form action={rollAction} onSubmit={() => setConfirming(null)} className="space-y-4">
           <input type="hidden" name="endpointId" value={endpointId} />
           <p className="text-sm">
-            A new secret is shown once. For 24 hours every delivery carries two signatures, one with the new secret and one with the old, so your receiver can
-            switch without losing events; after that only the new one signs.
+            A new secret is shown once. For 24 hours every delivery carries two signatures, one with the new secret and
+            one with the old, so your receiver can switch without losing events; after that only the new one signs.
           </p>
           <div className="flex flex-wrap justify-end gap-2">
             <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(null)}>
@@ -83,7 +84,8 @@ export function EndpointControls({ endpointId, url, enabled }: { endpointId: str
         <form action={deleteAction} className="space-y-4">
           <input type="hidden" name="endpointId" value={endpointId} />
           <p className="break-words text-sm">
-            Delete the endpoint <span className="font-mono">{url}</span> and its delivery log? Pending deliveries are dropped. This cannot be undone.
+            Delete the endpoint <span className="font-mono">{url}</span> and its delivery log? Pending deliveries are
+            dropped. This cannot be undone.
           </p>
           <div className="flex flex-wrap justify-end gap-2">
             <button type="button" className={buttonClass.secondary} onClick={() => setConfirming(null)}>

@@ -6,7 +6,13 @@ import { Badge, buttonClass, Card, DataTable, EnvironmentBadge, Notice, PageHead
 import { isAppError } from '@/lib/errors';
 import { requirePage } from '@/lib/portal/context';
 import { can, forEnvironment } from '@/lib/teams/roles';
-import { DELIVERIES_PAGE_SIZE, endpointHealthById, listDeliveries, type DeliveryCursor, type DeliveryView } from '@/lib/webhooks/deliveries';
+import {
+  DELIVERIES_PAGE_SIZE,
+  endpointHealthById,
+  listDeliveries,
+  type DeliveryCursor,
+  type DeliveryView,
+} from '@/lib/webhooks/deliveries';
 import { deliveryDisplayStatus, type DeliveryDisplayStatus } from '@/lib/webhooks/delivery-status';
 import { maxDeliveryAttempts } from '@/lib/webhooks/schedule';
 import { getWebhookEndpoint, type WebhookEndpointView } from '@/lib/webhooks/endpoints';
@@ -29,13 +35,22 @@ async function loadEndpoint(workspaceId: string, id: string): Promise<WebhookEnd
 }
 
 /** The line under a delivery's status: what happened and what happens next. */
-function StatusDetail({ delivery, status, attemptLimit }: { delivery: DeliveryView; status: DeliveryDisplayStatus; attemptLimit: number }) {
+function StatusDetail({
+  delivery,
+  status,
+  attemptLimit,
+}: {
+  delivery: DeliveryView;
+  status: DeliveryDisplayStatus;
+  attemptLimit: number;
+}) {
   const plural = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`;
   switch (status) {
     case 'retrying':
       return (
         <>
-          Attempt {delivery.attempts} of {attemptLimit} failed; next <LocalTime value={delivery.nextAttemptAt} fallback="soon" />
+          Attempt {delivery.attempts} of {attemptLimit} failed; next{' '}
+          <LocalTime value={delivery.nextAttemptAt} fallback="soon" />
         </>
       );
     case 'failed':
@@ -47,7 +62,17 @@ function StatusDetail({ delivery, status, attemptLimit }: { delivery: DeliveryVi
   }
 }
 
-function DeliveryRow({ delivery, endpointId, mayChange, attemptLimit }: { delivery: DeliveryView; endpointId: string; mayChange: boolean; attemptLimit: number }) {
+function DeliveryRow({
+  delivery,
+  endpointId,
+  mayChange,
+  attemptLimit,
+}: {
+  delivery: DeliveryView;
+  endpointId: string;
+  mayChange: boolean;
+  attemptLimit: number;
+}) {
   const status = deliveryDisplayStatus(delivery);
   return (
     <tr data-delivery-id={delivery.id} data-event-type={delivery.eventType} data-status={status}>
@@ -70,14 +95,20 @@ function DeliveryRow({ delivery, endpointId, mayChange, attemptLimit }: { delive
           <span className="block w-full min-w-0 text-xs sm:w-auto">
             <span className="block">
               {delivery.lastStatusCode === null ? 'No answer' : `HTTP ${delivery.lastStatusCode}`}
-              {delivery.lastDurationMs === null ? '' : ` · ${delivery.lastDurationMs} ms`} · <LocalTime value={delivery.lastAttemptAt} />
+              {delivery.lastDurationMs === null ? '' : ` · ${delivery.lastDurationMs} ms`} ·{' '}
+              <LocalTime value={delivery.lastAttemptAt} />
             </span>
-            {delivery.lastError ? <span className="mt-1 block break-words text-red-700">{delivery.lastError}</span> : null}
+            {delivery.lastError ? (
+              <span className="mt-1 block break-words text-red-700">{delivery.lastError}</span>
+            ) : null}
             {delivery.lastResponseBody ? (
               <details className="mt-1">
                 <summary className="cursor-pointer text-indigo-700">Response body (first 2 KiB)</summary>
                 {/* React escapes the text: a receiver's HTML is shown, never rendered. */}
-                <pre tabIndex={0} className="mt-1 max-h-48 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono ring-1 ring-slate-200">
+                <pre
+                  tabIndex={0}
+                  className="mt-1 max-h-48 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono ring-1 ring-slate-200"
+                >
                   {delivery.lastResponseBody}
                 </pre>
               </details>
@@ -88,7 +119,9 @@ function DeliveryRow({ delivery, endpointId, mayChange, attemptLimit }: { delive
         )}
       </Td>
       <Td label="" className="align-top">
-        {mayChange ? <ResendButton endpointId={endpointId} deliveryId={delivery.id} eventType={delivery.eventType} /> : null}
+        {mayChange ? (
+          <ResendButton endpointId={endpointId} deliveryId={delivery.id} eventType={delivery.eventType} />
+        ) : null}
       </Td>
     </tr>
   );
@@ -170,7 +203,8 @@ export default async function WebhookEndpointPage({
           {endpoint.previousSecretExpiresAt ? (
             <div className="mt-4">
               <Notice tone="info">
-                The previous signing secret also signs deliveries until <LocalTime value={endpoint.previousSecretExpiresAt} />.
+                The previous signing secret also signs deliveries until{' '}
+                <LocalTime value={endpoint.previousSecretExpiresAt} />.
               </Notice>
             </div>
           ) : null}
@@ -179,30 +213,49 @@ export default async function WebhookEndpointPage({
               <EndpointControls endpointId={endpoint.id} url={endpoint.url} enabled={enabled} />
             </div>
           ) : (
-            <p className="mt-4 text-sm text-slate-600">Changing {endpoint.environment} endpoints is for Owners and Admins{endpoint.environment === 'test' ? ' and Developers' : ''}.</p>
+            <p className="mt-4 text-sm text-slate-600">
+              Changing {endpoint.environment} endpoints is for Owners and Admins
+              {endpoint.environment === 'test' ? ' and Developers' : ''}.
+            </p>
           )}
         </Card>
         <Card title="Delivery log">
           <div className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
             <p>
-              Newest first, {DELIVERIES_PAGE_SIZE} a page. A failed attempt is retried {attemptLimit - 1} times over about three days; Resend makes one attempt
-              now with the same webhook-id.
+              Newest first, {DELIVERIES_PAGE_SIZE} a page. A failed attempt is retried {attemptLimit - 1} times over
+              about three days; Resend makes one attempt now with the same webhook-id.
             </p>
-            <Link href={cursor ? `${base}?${new URLSearchParams(Object.entries(cursor)).toString()}` : base} className="font-medium text-indigo-700 underline hover:text-indigo-500">
+            <Link
+              href={cursor ? `${base}?${new URLSearchParams(Object.entries(cursor)).toString()}` : base}
+              className="font-medium text-indigo-700 underline hover:text-indigo-500"
+            >
               Refresh
             </Link>
           </div>
           {page.deliveries.length === 0 ? (
             <p className="text-sm text-slate-600">
-              {cursor ? 'No deliveries on this page.' : 'No deliveries yet. Create an invoice in this environment, or send a test event.'}
+              {cursor
+                ? 'No deliveries on this page.'
+                : 'No deliveries yet. Create an invoice in this environment, or send a test event.'}
             </p>
           ) : (
             <DataTable
               testId="deliveries-table"
-              columns={[{ label: 'Event' }, { label: 'Status' }, { label: 'Last attempt' }, { label: 'Actions', hidden: true }]}
+              columns={[
+                { label: 'Event' },
+                { label: 'Status' },
+                { label: 'Last attempt' },
+                { label: 'Actions', hidden: true },
+              ]}
             >
               {page.deliveries.map((delivery) => (
-                <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} mayChange={mayChange} attemptLimit={attemptLimit} />
+                <DeliveryRow
+                  key={delivery.id}
+                  delivery={delivery}
+                  endpointId={endpoint.id}
+                  mayChange={mayChange}
+                  attemptLimit={attemptLimit}
+                />
               ))}
             </DataTable>
           )}

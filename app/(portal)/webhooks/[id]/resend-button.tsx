@@ -5,13 +5,26 @@ import { buttonClass } from '@/components/ui';
 import { resend } from '../actions';
 
 /** "Resend": one attempt now, with the same webhook-id (the event id). */
-export function ResendButton({ endpointId, deliveryId, eventType }: { endpointId: string; deliveryId: string; eventType: string }) {
+export function ResendButton({
+  endpointId,
+  deliveryId,
+  eventType,
+}: {
+  endpointId: string;
+  deliveryId: string;
+  eventType: string;
+}) {
   const [state, action, pending] = useActionState(resend, null);
   return (
     <form action={action}>
       <input type="hidden" name="endpointId" value={endpointId} />
       <input type="hidden" name="deliveryId" value={deliveryId} />
-      <button type="submit" className={buttonClass.secondary} disabled={pending} aria-label={`Resend ${eventType} (${deliveryId})`}>
+      <button
+        type="submit"
+        className={buttonClass.secondary}
+        disabled={pending}
+        aria-label={`Resend ${eventType} (${deliveryId})`}
+      >
         {pending ? 'Queuing…' : 'Resend'}
       </button>
       {state?.ok ? (

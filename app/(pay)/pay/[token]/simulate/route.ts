@@ -9,7 +9,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   const { token } = await params;
   const limit = await hostedRateLimit(token, clientAddress(request.headers.get('x-forwarded-for')));
   if (limit.outcome === 'malformed') return hostedJson({ error: 'not_found' }, 404);
-  if (limit.outcome === 'limited') return hostedJson({ error: 'rate_limited' }, 429, { 'Retry-After': String(limit.retryAfter) });
+  if (limit.outcome === 'limited')
+    return hostedJson({ error: 'rate_limited' }, 429, { 'Retry-After': String(limit.retryAfter) });
   try {
     const status = await simulateHostedPayment(token);
     return status ? hostedJson(status, 200) : hostedJson({ error: 'not_found' }, 404);
