@@ -190,11 +190,11 @@ export async function exercise(baseUrl: string, keys: Keys): Promise<Exchange[]>
     'get',
     await client.GET('/v1/rates', { params: { query: { currency: 'BTC', price_currency: 'EUR' } } }),
   );
-  // @ts-expect-error price_currency is a closed set (the server answers 400)
   record(
     'getRate',
     '/v1/rates',
     'get',
+    // @ts-expect-error price_currency is a closed set (the server answers 400)
     await client.GET('/v1/rates', { params: { query: { currency: 'BTC', price_currency: 'GBP' } } }),
   );
   record(
@@ -222,8 +222,8 @@ export async function refused(baseUrl: string): Promise<void> {
   await client.POST('/v1/invoices', { body: { amount: '1', currency: 'USDT', network: 'tron', mode: 'live' } });
   // @ts-expect-error priced in crypto or in fiat: price_amount needs price_currency
   await client.POST('/v1/invoices', { body: { price_amount: '49.00', currency: 'ETH', network: 'ethereum' } });
-  // @ts-expect-error prices are decimal strings, never JSON numbers
   await client.POST('/v1/invoices', {
+    // @ts-expect-error prices are decimal strings, never JSON numbers
     body: { price_amount: 49, price_currency: 'USD', currency: 'ETH', network: 'ethereum' },
   });
   // @ts-expect-error limit is an integer
