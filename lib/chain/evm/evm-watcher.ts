@@ -278,15 +278,7 @@ export class EvmWatcher implements ChainWatcher {
     if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-  /**
-   * Re-reads pending payments on the canonical chain, with RPC calls per block rather than per payment:
-   * 1. token payments: their Transfer logs read again (one getLogs per span of blocks). A log exists only in
-   *    the receipt of a successful transaction, so the same log in a block of the same hash is the receipt
-   *    re-read: included there, and succeeded;
-   * 2. native payments: the receipts of their blocks (one eth_getBlockReceipts per block, where the node has it);
-   * 3. whatever is left — moved or gone after a reorg, or a node without eth_getBlockReceipts — the
-   *    transaction's own receipt: none or failed → gone, another block → moved, same block and success → same.
-   */
+  /** Settles what re-reading found, by the one rule in lib/chain/settle.ts (confirm only once due). */
   private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
     return applyRereads(
       this.network,
@@ -296,6 +288,15 @@ export class EvmWatcher implements ChainWatcher {
     );
   }
 
+  /**
+   * Re-reads pending payments on the canonical chain, with RPC calls per block rather than per payment:
+   * 1. token payments: their Transfer logs read again (one getLogs per span of blocks). A log exists only in
+   *    the receipt of a successful transaction, so the same log in a block of the same hash is the receipt
+   *    re-read: included there, and succeeded;
+   * 2. native payments: the receipts of their blocks (one eth_getBlockReceipts per block, where the node has it);
+   * 3. whatever is left — moved or gone after a reorg, or a node without eth_getBlockReceipts — the
+   *    transaction's own receipt: none or failed → gone, another block → moved, same block and success → same.
+   */
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
     const tokenPayments = payments.filter((payment) => payment.logIndex >= 0);

@@ -246,11 +246,7 @@ export class TronWatcher implements ChainWatcher {
     if (payments.length > 0) await this.applyRereads(await this.reread(payments), true);
   }
 
-  /**
-   * Re-reads pending payments: their Transfer logs again, one eth_getLogs per span of blocks (a log exists only
-   * for a successful transaction, so the same log in a block of the same hash is the receipt re-read); whatever
-   * is not found there, its receipt: none or failed → gone, another block → moved, same block → same.
-   */
+  /** Settles what re-reading found, by the one rule in lib/chain/settle.ts (confirm only once due). */
   private applyRereads(verdicts: Map<PendingPayment, Reread>, confirm: boolean): Promise<void> {
     return applyRereads(
       this.network,
@@ -260,6 +256,11 @@ export class TronWatcher implements ChainWatcher {
     );
   }
 
+  /**
+   * Re-reads pending payments: their Transfer logs again, one eth_getLogs per span of blocks (a log exists only
+   * for a successful transaction, so the same log in a block of the same hash is the receipt re-read); whatever
+   * is not found there, its receipt: none or failed → gone, another block → moved, same block → same.
+   */
   private async reread(payments: PendingPayment[]): Promise<Map<PendingPayment, Reread>> {
     const verdicts = new Map<PendingPayment, Reread>();
     for (const [from, to] of blockSpans(
