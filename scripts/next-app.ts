@@ -5,7 +5,7 @@
 //   DATABASE_URL, wait until it answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
@@ -152,6 +152,8 @@ export interface StartNextOptions {
   publicUrl?: string;
   /** Extra flags for the node process running Next (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
+  /** With stdio 'pipe': every line the server prints is also appended here (test harnesses read it on a failure). */
+  logFile?: string;
 }
 
 /** Spawn the app server (scripts/server.ts, Next in production or dev mode) and wait until healthPath answers 200. */
@@ -173,8 +175,10 @@ export async function startNext(options: StartNextOptions): Promise<NextServer> 
     stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   let output = '';
+  const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
   const keep = (d: Buffer) => {
     output = (output + d.toString()).slice(-20_000);
+    log?.write(d);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -185,6 +189,7 @@ export async function startNext(options: StartNextOptions): Promise<NextServer> 
   let exitedAlready = false;
   void exited.then(() => {
     exitedAlready = true;
+    log?.end();
   });
 
   const stop = async () => {

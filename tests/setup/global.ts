@@ -39,6 +39,8 @@ export interface TestLane {
   TEST_BITCOIN: TestBitcoin;
   /** The same chain behind the TRON JSON-RPC façade, watched as `tron` (base58 addresses). */
   TEST_TRON: { rpcUrl: string; chainId: number; tokens: { USDT: string } };
+  /** Everything the lane's server prints; a failing test shows the server's errors from its own run (env.ts). */
+  SERVER_LOG: string;
 }
 
 export interface TestBitcoin {
@@ -164,6 +166,8 @@ export default async function setup(project: TestProject) {
 
     let t = Date.now();
     await migrate(firstDatabaseUrl, { quiet: true });
+    const logDir = makeTempDir('invoicing-test-logs-');
+    cleanups.push(async () => rmSync(logDir, { recursive: true, force: true }));
     const databaseUrls = [firstDatabaseUrl];
     for (let lane = 1; lane < laneCount; lane++) {
       const copy = await createDatabaseOn(serverUrl, new URL(firstDatabaseUrl).pathname.slice(1));
@@ -179,7 +183,7 @@ export default async function setup(project: TestProject) {
 
     t = Date.now();
     const lanes = await Promise.all(
-      databaseUrls.map(async (databaseUrl): Promise<TestLane> => {
+      databaseUrls.map(async (databaseUrl, laneIndex): Promise<TestLane> => {
         // A local EVM chain that this lane's server watches as `ethereum` (and, behind the façade, as `tron`), and a
         // Bitcoin regtest node watched as `bitcoin`; no other network is watched, so live invoices elsewhere answer
         // network_not_watched.
@@ -201,10 +205,12 @@ export default async function setup(project: TestProject) {
         const localTron = await startLocalTron(localChain);
         cleanups.push(() => localTron.facade.close());
         const port = await freePort();
+        const serverLog = path.join(logDir, `lane-${laneIndex + 1}-server.log`);
         const server = await startNext({
           port,
           databaseUrl,
           stdio: 'pipe',
+          logFile: serverLog,
           publicUrl: `http://127.0.0.1:${port}`,
           env: {
             ...chainSettings(localChain, 'ethereum'),
@@ -226,6 +232,7 @@ export default async function setup(project: TestProject) {
           },
           TEST_BITCOIN: { rpcUrl: bitcoin.rpcUrl, confirmations: TEST_BITCOIN_CONFIRMATIONS },
           TEST_TRON: { rpcUrl: localTron.rpcUrl, chainId: localTron.chainId, tokens: localTron.tokens },
+          SERVER_LOG: serverLog,
         };
       }),
     );
