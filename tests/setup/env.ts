@@ -2,7 +2,7 @@
 // process.env at import time (lib/db, lib/env) see the worker's own lane: database, app server and local chain
 // (tests/setup/global.ts). VITEST_POOL_ID numbers the workers 1..maxWorkers, so two files running at once never
 // share a lane.
-import { afterEach, beforeEach, inject } from 'vitest';
+import { beforeEach, inject } from 'vitest';
 import { serverLogSize, serverProblemsSince } from '../support/server-log';
 
 const lanes = inject('TEST_LANES');
@@ -37,13 +37,11 @@ Object.assign(process.env, {
 });
 
 // A failing test prints what the lane's server logged at warn or above while it ran (a 503's cause is there).
-let serverLogOffset = 0;
-beforeEach(() => {
-  serverLogOffset = serverLogSize(lane.SERVER_LOG);
-});
-afterEach((context) => {
-  if (context.task.result?.state !== 'fail') return;
-  const lines = serverProblemsSince(lane.SERVER_LOG, serverLogOffset);
-  if (lines.length > 0)
-    console.error(`--- the lane server's warnings and errors during this test ---\n${lines.join('\n')}`);
+beforeEach((context) => {
+  const offset = serverLogSize(lane.SERVER_LOG);
+  context.onTestFailed(() => {
+    const lines = serverProblemsSince(lane.SERVER_LOG, offset);
+    if (lines.length > 0)
+      console.error(`--- the lane server's warnings and errors during this test ---\n${lines.join('\n')}`);
+  });
 });
