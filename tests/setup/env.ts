@@ -3,7 +3,7 @@
 // (tests/setup/global.ts). VITEST_POOL_ID numbers the workers 1..maxWorkers, so two files running at once never
 // share a lane.
 import { beforeEach, inject } from 'vitest';
-import { serverLogSize, serverProblemsSince } from '../support/server-log';
+import { serverLogSettled, serverLogSize, serverProblemsSince } from '../support/server-log';
 
 const lanes = inject('TEST_LANES');
 const lane = lanes[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % lanes.length]!;
@@ -39,7 +39,8 @@ Object.assign(process.env, {
 // A failing test prints what the lane's server logged at warn or above while it ran (a 503's cause is there).
 beforeEach((context) => {
   const offset = serverLogSize(lane.SERVER_LOG);
-  context.onTestFailed(() => {
+  context.onTestFailed(async () => {
+    await serverLogSettled(lane.SERVER_LOG);
     const lines = serverProblemsSince(lane.SERVER_LOG, offset);
     if (lines.length > 0)
       console.error(`--- the lane server's warnings and errors during this test ---\n${lines.join('\n')}`);

@@ -26,6 +26,22 @@ export function serverProblemsSince(file: string, offset: number, limit = 40): s
   return buffer
     .toString('utf8')
     .split('\n')
-    .filter((line) => /"level":(?:"(?:warn|error|fatal)"|[456]0)\b/.test(line))
+    .filter((line) => /"level":(?:"(?:warn|error|fatal)"|[456]0\b)/.test(line))
     .slice(-limit);
+}
+
+/**
+ * Waits until the log has stopped growing (at most `limitMs`): the server's lines reach the file through the
+ * vitest main process, a moment after the response that a test has already failed on.
+ */
+export async function serverLogSettled(file: string, limitMs = 2_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  let size = serverLogSize(file);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = serverLogSize(file);
+    if (now === size) return;
+    size = now;
+  }
 }
