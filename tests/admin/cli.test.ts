@@ -1,59 +1,17 @@
-import { execFile, spawn } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { admin, adminProcess, adminWith } from '../support/admin-cli';
 import { call, expectProblem } from '../support/http';
 import { createApiKey, revokeApiKey } from '@/lib/keys/keys';
 import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
 import { EXAMPLE_XPUB } from '../../scripts/chain/bitcoin-node';
 
-const run = promisify(execFile);
-// Each CLI run starts a process, attaches to the database and migrates: ≈ 10 s on a loaded 2-core machine.
+// Most cases call the CLI's run function in this process (tests/support/admin-cli.ts); one reads a real standard
+// input, and those needing a setting the domain modules read (lib/env) run the CLI as the operator's process.
 const CLI_TEST_TIMEOUT_MS = 240_000;
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-/** The operator CLI, run as a process against the test database (DATABASE_URL), as an operator would. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** The CLI with `input` on standard input and extra environment. */
-function adminWithInput(
-  input: string,
-  extraEnv: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...extraEnv },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+/** The CLI as a process, with `input` on standard input and extra environment. */
+const adminWithInput = (input: string, env: Record<string, string>, ...args: string[]) =>
+  adminProcess(args, { input, env });
 
 describe('admin CLI: user:create keeps the password off the command line', () => {
   it(
@@ -75,9 +33,8 @@ describe('admin CLI: user:create keeps the password off the command line', () =>
       expect((await verifyCredentials(viaStdin, 'quiet orchid lantern', '2001:db8::51')).outcome).toBe('ok');
 
       const viaEnv = `env-${Date.now()}@example.test`;
-      const fromEnv = await adminWithInput(
-        '',
-        { ADMIN_USER_PASSWORD: 'amber harbour tractor' },
+      const fromEnv = await adminWith(
+        { env: { ADMIN_USER_PASSWORD: 'amber harbour tractor' } },
         'user:create',
         '--email',
         viaEnv,
@@ -97,9 +54,8 @@ describe('admin CLI: user:create keeps the password off the command line', () =>
       expect(onLine.code, onLine.stderr).toBe(0);
       expect(onLine.stderr).toMatch(/warning: --password on the command line is visible/);
 
-      const weak = await adminWithInput(
-        '12345678',
-        {},
+      const weak = await adminWith(
+        { input: '12345678' },
         'user:create',
         '--email',
         `weak-${Date.now()}@example.test`,
@@ -112,7 +68,6 @@ describe('admin CLI: user:create keeps the password off the command line', () =>
   );
 });
 
-// Each CLI run is a process with its own start-up (tsx, migrations check): seconds each on a loaded machine.
 describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates a user, sets the plan, creates a key that works on /v1, sets a wallet and revokes the key', async () => {
     const email = `ops-${Date.now()}@example.test`;
@@ -270,8 +225,7 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
 
   it("lists users, workspaces (all or by email) and a workspace's keys, as text and --json, never with a secret", async () => {
-    // The data is made through the domain functions (as the other suites do); only the list commands run as CLI
-    // processes, each a few seconds of start-up on a loaded machine.
+    // The data is made through the domain functions (as the other suites do); only the list commands run the CLI.
     const email = `lister-${Date.now()}@example.test`;
     const { user, workspace } = await createUserWithWorkspace({
       email,

@@ -1,29 +1,10 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { createUserWithWorkspace } from '@/lib/workspaces/workspaces';
+import { admin } from '../support/admin-cli';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-// Each CLI run starts a process, attaches to the database and migrates: several seconds on a loaded machine.
 const CLI_TEST_TIMEOUT_MS = 240_000;
-
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
-      { cwd: ROOT, env: { ...process.env } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe('admin CLI: member:list, member:add, member:remove', () => {
   it(
