@@ -9,6 +9,8 @@ process.once('exit', () => {
 
 export interface AppInstance {
   baseUrl: string;
+  /** The PostgreSQL application_name on every connection of this instance (to find or end only those). */
+  applicationName: string;
   stop(): Promise<void>;
 }
 
@@ -20,9 +22,12 @@ export async function startAdditionalApp(options: { env?: Record<string, string>
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through `npm test` (vitest global setup)');
   const port = await freePort();
+  const applicationName = `test-instance-${port}`;
+  const url = new URL(databaseUrl);
+  url.searchParams.set('application_name', applicationName);
   const server = await startNext({
     port,
-    databaseUrl,
+    databaseUrl: url.toString(),
     env: options.env,
     stdio: 'pipe',
     publicUrl: `http://127.0.0.1:${port}`,
@@ -30,6 +35,7 @@ export async function startAdditionalApp(options: { env?: Record<string, string>
   running.add(server);
   return {
     baseUrl: server.baseUrl,
+    applicationName,
     stop: async () => {
       await server.stop();
       running.delete(server);
