@@ -3,7 +3,7 @@ import { runBatchedInGroupCommit, runInGroupCommit, type BatchedStatement } from
 import { newId } from '../ids';
 import { idempotencyRecordCte, type IdempotencyClaim } from '../idempotency/record';
 import { invoiceEventCte, invoiceEventInsertSql } from './invoice-events';
-import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
+import { fromInvoiceRow, fromSnapshot, INVOICE_ROW_SQL, type InvoiceSnapshot } from './snapshot';
 import type { Tenant } from '../tenant';
 import { runTenantRead, type TenantRead, type TenantSql } from '../tenant-read';
 import type { InvoiceRecord } from './serialize';
@@ -28,9 +28,9 @@ type InvoiceResultRow = { invoice: InvoiceSnapshot };
 export function invoiceByIdRead(id: string): TenantRead<InvoiceRecord | null> {
   return {
     sql: (tenant, param) =>
-      `(SELECT ${INVOICE_SNAPSHOT_SQL} FROM invoices
+      `(SELECT ${INVOICE_ROW_SQL} FROM invoices
          WHERE id = ${param(id)} AND workspace_id = ${tenant.workspace} AND environment = ${tenant.environment})`,
-    parse: (json) => (json === null ? null : fromSnapshot(json as InvoiceSnapshot)),
+    parse: (json) => (json === null ? null : fromInvoiceRow(json)),
   };
 }
 
@@ -106,7 +106,7 @@ function pageSql(
 
 /** The page read's JSON: the rows newest first, and whether the cursor exists. */
 interface InvoicePageJson {
-  rows: InvoiceSnapshot[];
+  rows: unknown[];
   cursor_found: boolean;
 }
 
@@ -119,13 +119,13 @@ export function invoicePageRead(query: PageQuery): TenantRead<InvoicePage> {
     sql: (tenant, param) => {
       const sql = pageSql(query, tenant, param);
       return `(SELECT json_build_object(
-                 'rows', COALESCE(json_agg(${INVOICE_SNAPSHOT_SQL} ORDER BY p.seq DESC), '[]'::json),
+                 'rows', COALESCE(json_agg(${INVOICE_ROW_SQL} ORDER BY p.seq DESC), '[]'::json),
                  'cursor_found', CASE WHEN count(*) > 0 THEN true ELSE ${sql.cursorExists} END)
                FROM (SELECT * ${sql.from}) p)`;
     },
     parse: (json) => {
       const page = json as InvoicePageJson;
-      return { rows: page.rows.map(fromSnapshot), cursorFound: page.cursor_found };
+      return { rows: page.rows.map(fromInvoiceRow), cursorFound: page.cursor_found };
     },
   };
 }

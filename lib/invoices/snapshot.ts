@@ -19,16 +19,72 @@ export const INVOICE_SNAPSHOT_VERSION = 2;
 /** Version 1 (before prices in fiat) has no price fields: read as priced in crypto. */
 const READABLE_VERSIONS: ReadonlyArray<number> = [1, INVOICE_SNAPSHOT_VERSION];
 
-export const INVOICE_SNAPSHOT_SQL = `json_build_object('version', ${INVOICE_SNAPSHOT_VERSION}, 'id', id,
-  'environment', environment, 'status', status, 'amount', amount::text, 'currency', currency, 'network', network,
-  'pay_address', pay_address, 'description', description, 'metadata', metadata, 'order_id', order_id,
-  'created_at', created_at, 'expires_at', expires_at, 'paid_at', paid_at, 'cancelled_at', cancelled_at,
-  'payment_tx_hash', payment_tx_hash, 'payment_amount', payment_amount::text, 'payment_simulated', payment_simulated,
-  'pay_amount', pay_amount::text, 'redirect_url', redirect_url, 'amount_received', amount_received::text,
-  'payment_exception', payment_exception,
-  'payments', CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END, 'pay_token', pay_token,
-  'price_amount', price_amount::text, 'price_currency', price_currency, 'rate', rate, 'rate_source', rate_source,
-  'rate_at', rate_at)`;
+/**
+ * Every field of a snapshot, in one list: its name and the SQL that reads it from an invoices row. Both SQL forms
+ * below are made from it, so a field is added in one place (and in InvoiceSnapshot: the compiler checks the two agree).
+ */
+const SNAPSHOT_FIELDS = [
+  ['id', 'id'],
+  ['environment', 'environment'],
+  ['status', 'status'],
+  ['amount', 'amount::text'],
+  ['currency', 'currency'],
+  ['network', 'network'],
+  ['pay_address', 'pay_address'],
+  ['description', 'description'],
+  ['metadata', 'metadata'],
+  ['order_id', 'order_id'],
+  ['created_at', 'created_at'],
+  ['expires_at', 'expires_at'],
+  ['paid_at', 'paid_at'],
+  ['cancelled_at', 'cancelled_at'],
+  ['payment_tx_hash', 'payment_tx_hash'],
+  ['payment_amount', 'payment_amount::text'],
+  ['payment_simulated', 'payment_simulated'],
+  ['pay_amount', 'pay_amount::text'],
+  ['redirect_url', 'redirect_url'],
+  ['amount_received', 'amount_received::text'],
+  ['payment_exception', 'payment_exception'],
+  ['payments', "CASE WHEN has_payments THEN invoice_payments_json(id) ELSE '[]'::json END"],
+  ['pay_token', 'pay_token'],
+  ['price_amount', 'price_amount::text'],
+  ['price_currency', 'price_currency'],
+  ['rate', 'rate'],
+  ['rate_source', 'rate_source'],
+  ['rate_at', 'rate_at'],
+] as const satisfies ReadonlyArray<readonly [Exclude<keyof InvoiceSnapshot, 'version'>, string]>;
+
+type ListedField = (typeof SNAPSHOT_FIELDS)[number][0];
+// Compile-time check: every field of InvoiceSnapshot (but the version) is in SNAPSHOT_FIELDS.
+const everyFieldListed: Record<Exclude<keyof InvoiceSnapshot, 'version' | ListedField>, never> = {};
+void everyFieldListed;
+
+/** The named, versioned object: what events store, and what creates and transitions return. */
+export const INVOICE_SNAPSHOT_SQL = `json_build_object('version', ${INVOICE_SNAPSHOT_VERSION}, ${SNAPSHOT_FIELDS.map(
+  ([name, sql]) => `'${name}', ${sql}`,
+).join(', ')})`;
+
+/**
+ * The same fields as a JSON array in SNAPSHOT_FIELDS order, for reads that are never stored (a page of invoices,
+ * one by id). PostgreSQL builds an array with less work than an object and the response carries no field names:
+ * measured on the first page of 20, the object cost ≈ 0.2 ms of database CPU and ≈ 0.2 ms of server CPU more per
+ * request (docs/benchmarks.md). `fromInvoiceRow` reads it back by the same list.
+ */
+export const INVOICE_ROW_SQL = `json_build_array(${SNAPSHOT_FIELDS.map(([, sql]) => sql).join(', ')})`;
+
+/** An invoice read with INVOICE_ROW_SQL. */
+export function fromInvoiceRow(row: unknown): InvoiceRecord {
+  if (!Array.isArray(row) || row.length !== SNAPSHOT_FIELDS.length) {
+    throw new Error(
+      `an invoice row has ${SNAPSHOT_FIELDS.length} fields (INVOICE_ROW_SQL); got ${JSON.stringify(row)?.slice(0, 80)}`,
+    );
+  }
+  const snapshot: Record<string, unknown> = { version: INVOICE_SNAPSHOT_VERSION };
+  SNAPSHOT_FIELDS.forEach(([name], index) => {
+    snapshot[name] = row[index];
+  });
+  return fromSnapshot(snapshot as unknown as InvoiceSnapshot);
+}
 
 /** A payment inside an invoice snapshot (invoice_payments_json). Timestamps are ISO strings, numerics decimal strings. */
 export interface PaymentSnapshot {
