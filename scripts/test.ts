@@ -4,8 +4,8 @@
  * databases of its own, their lines prefixed. Both always run to the end; the exit code is non-zero when
  * either failed. TEST_SERIAL=1 runs vitest, then Playwright, as one stream (easier to read when debugging).
  *
- * Most of each suite's time is spent waiting (on servers, chains, workers, the browser), which is why running
- * them side by side on two cores roughly halves the wall time (docs/architecture.md, "Checks").
+ * Much of each suite's time is spent waiting (on servers, chains, workers, the browser), which is why running
+ * them side by side pays on two cores; the figures are in docs/architecture.md, "Checks".
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { ensureBuild } from './next-app';
