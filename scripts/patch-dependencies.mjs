@@ -9,10 +9,10 @@ const root = path.resolve(import.meta.dirname, '..');
 /**
  * postgres.js 3.4.9: when PostgreSQL ends a connection during a statement (pg_terminate_backend, a failover), the
  * FATAL error it sent stays in the connection's `errorResponse` after the socket closes. The connection reconnects
- * on its next use, and the first statement on the new connection is rejected with that old error (upstream
- * porsager/postgres issue 1223). The API would answer 503 to a request that never reached the database, seconds
- * or hours after the failover. The patch forgets the error when the socket closes; the statement in flight
- * still gets CONNECTION_CLOSED, as before.
+ * on its next use, and the first statement on the new connection is rejected with that old error
+ * (https://github.com/porsager/postgres/issues/1223). The API would answer 503 to a request that never reached
+ * the database, seconds or hours after the failover. The patch forgets the error when the socket closes; the
+ * statement in flight still gets CONNECTION_CLOSED, as before.
  */
 const POSTGRES_CLOSED = {
   name: 'postgres.js: forget the error of a closed connection',
