@@ -3,7 +3,7 @@ import { confirmations, explorerTxUrl, isEvmNetwork } from '../chain/networks';
 import { bitcoinConfirmations } from '../chain/bitcoin/chain';
 import { fromBaseUnits, paymentUri, toBaseUnits } from '../chain/payment-uri';
 import { tronConfirmations } from '../chain/tron/settings';
-import type { Network } from './currencies';
+import { CURRENCY_RULES, type Currency, type Network } from './currencies';
 import { PAY_TOKEN_PATTERN } from './hosted-url';
 import { simulateInvoicePayment } from './invoices';
 import { fromSnapshot, INVOICE_SNAPSHOT_SQL, type InvoiceSnapshot } from './snapshot';
@@ -101,7 +101,11 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
   // Payments to an invoice's own address add up (Bitcoin): after a partial one, the page asks for the rest.
   const due =
     invoice.network === 'bitcoin' && invoice.payment_exception === 'underpaid'
-      ? remainingDue(invoice.amount, [invoice.amount_received, ...inFlight.map((payment) => payment.amount)])
+      ? remainingDue(
+          invoice.amount,
+          [invoice.amount_received, ...inFlight.map((payment) => payment.amount)],
+          CURRENCY_RULES[invoice.currency as Currency].decimals,
+        )
       : null;
   return {
     status,
@@ -163,9 +167,9 @@ export async function hostedInvoice(token: string, now = new Date()): Promise<Ho
 }
 
 /** amount − what was received or is in flight, in base units (exact), as a decimal string; null when nothing is left. */
-function remainingDue(amount: string, covered: string[]): string | null {
-  const rest = covered.reduce((left, value) => left - toBaseUnits(value, 8), toBaseUnits(amount, 8));
-  return rest > 0n ? fromBaseUnits(rest, 8) : null;
+function remainingDue(amount: string, covered: string[], decimals: number): string | null {
+  const rest = covered.reduce((left, value) => left - toBaseUnits(value, decimals), toBaseUnits(amount, decimals));
+  return rest > 0n ? fromBaseUnits(rest, decimals) : null;
 }
 
 export async function hostedStatus(token: string, now = new Date()): Promise<HostedStatus | null> {
